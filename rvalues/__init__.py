@@ -1,0 +1,88 @@
+"""rvalues: R's value semantics in Python, serialized exactly as R's jsonlite does.
+
+>>> from rvalues import c, NA
+>>> c(1, NA, 3)
+[1]  1 NA  3
+"""
+
+from rvalues.constants import FALSE, NA, TRUE, NA_character_, NA_complex_, NA_integer_, NA_real_
+from rvalues.construct import (
+    I,
+    array,
+    as_date,
+    as_posixct,
+    c,
+    data_frame,
+    data_frame_from_pairs,
+    factor,
+    matrix,
+    r_list,
+    unbox,
+)
+from rvalues.convert import as_r
+from rvalues.errors import RValueError
+from rvalues.model import (
+    NULL,
+    Character,
+    Complex,
+    DataFrame,
+    Date,
+    Double,
+    Factor,
+    Integer,
+    List,
+    Logical,
+    NULLType,
+    POSIXct,
+    Raw,
+    RValue,
+    Vector,
+    identical,
+    r_class,
+)
+from rvalues.rdesc import describe, from_description
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FALSE",
+    "NA",
+    "NULL",
+    "TRUE",
+    "Character",
+    "Complex",
+    "DataFrame",
+    "Date",
+    "Double",
+    "Factor",
+    "I",
+    "Integer",
+    "List",
+    "Logical",
+    "NA_character_",
+    "NA_complex_",
+    "NA_integer_",
+    "NA_real_",
+    "NULLType",
+    "POSIXct",
+    "RValue",
+    "RValueError",
+    "Raw",
+    "Vector",
+    "__version__",
+    "array",
+    "as_date",
+    "as_posixct",
+    "as_r",
+    "c",
+    "data_frame",
+    "data_frame_from_pairs",
+    "describe",
+    "factor",
+    "from_description",
+    "identical",
+    "matrix",
+    "r_class",
+    "r_list",
+    "unbox",
+]

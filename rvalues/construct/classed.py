@@ -1,0 +1,248 @@
+"""``factor()``, ``as_date()`` and ``as_posixct()``: R's constructors for classed vectors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import numpy as np
+
+from rvalues.construct.collate import collation_key
+from rvalues.errors import RValueError
+from rvalues.model.base import RValue
+from rvalues.model.coerce import as_type
+from rvalues.model.elements import read_only
+from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
+from rvalues.model.vectors import Character, Double, Integer, Vector
+
+_FACTOR_CLASS = Character(["factor"])
+_ORDERED_CLASS = Character(["ordered", "factor"])
+_DATE_CLASS = Character(["Date"])
+_POSIXCT_CLASS = Character(["POSIXct", "POSIXt"])
+_EPOCH = dt.date(1970, 1, 1)
+
+
+def as_vector(values: Any, what: str) -> Any:
+    """What a constructor's ``values`` argument stands for: an R value, or ``c(*values)``."""
+    from rvalues.construct.combine import c
+
+    if isinstance(values, RValue):
+        return values
+    if isinstance(values, np.ndarray) or type(values).__module__.startswith("pandas"):
+        from rvalues.convert import as_r
+
+        return as_r(values)
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        return c(values)
+    return c(*values)
+
+
+def factor(values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
+    """R's ``factor(x, levels, ordered)``.
+
+    Without ``levels``, the levels are the sorted unique non-NA values (numbers sort as
+    numbers, strings as R sorts them); values not among the levels become NA.
+
+    >>> factor(["b", "a", None, "b"])
+    [1] b    a    <NA> b   
+    Levels: a b
+    """
+    x = as_vector(values, "factor")
+    names = x.names
+    if x.inherits("factor"):
+        old_levels = x.attributes["levels"].data
+        x = Character._wrap(read_only(np.array([None if c is None else old_levels[c - 1] for c in
+                                                Integer.tolist(x)], dtype=object)))
+        if levels is None:
+            present = set(x.data.tolist())
+            levels = [lv for lv in old_levels.tolist() if lv in present]
+    if not isinstance(x, Vector):
+        raise RValueError(f"factor: expected an atomic vector, not {x.r_type}")
+    x = x.without_attributes()
+    if levels is None:
+        level_values = _sorted_unique(x)
+    else:
+        level_values = as_type(as_vector(levels, "levels").without_attributes(), "character").data.tolist()
+        seen: set[Any] = set()
+        for i, level in enumerate(level_values):
+            if level in seen:
+                raise RValueError(f"factor level [{i + 1}] is duplicated")
+            seen.add(level)
+    labels = as_type(x, "character").data.tolist()
+    position = {level: i + 1 for i, level in enumerate(level_values) if level is not None}
+    codes = np.fromiter(
+        (position.get(v, NA_INTEGER) if v is not None else NA_INTEGER for v in labels),
+        dtype=np.int32,
+        count=len(labels),
+    )
+    attributes: dict[str, RValue] = {}
+    if names is not None:
+        attributes["names"] = names
+    attributes["levels"] = Character._wrap(read_only(np.array(level_values, dtype=object)))
+    attributes["class"] = _ORDERED_CLASS if ordered else _FACTOR_CLASS
+    from rvalues.model.classed import Factor
+
+    return Factor._wrap(read_only(codes), attributes)
+
+
+def _sorted_unique(x: Vector) -> list[str]:
+    present = x.data[~x.na_mask()]
+    if x.r_type == "character":
+        unique = sorted(set(present.tolist()), key=collation_key)
+        return unique
+    unique_values = np.unique(present)
+    as_vec = type(x)._wrap(read_only(unique_values))
+    return as_type(as_vec, "character").data.tolist()  # type: ignore[no-any-return]
+
+
+_DATE_PATTERN = re.compile(r"^\s*(-?\d+)[-/](\d{1,2})[-/](\d{1,2})")
+
+
+def _parse_date(text: str) -> float:
+    match = _DATE_PATTERN.match(text)
+    if not match:
+        raise RValueError(f"character string is not in a standard unambiguous format: {text!r}")
+    year, month, day = (int(g) for g in match.groups())
+    try:
+        return float(_days(year, month, day))
+    except ValueError:
+        return float(NA_REAL)
+
+
+def _days(year: int, month: int, day: int) -> int:
+    if 1 <= year <= 9999:
+        return (dt.date(year, month, day) - _EPOCH).days
+    dt.date(2000, month, day)  # validates month and day
+    return int(np.datetime64(f"{year:+05d}-{month:02d}-{day:02d}", "D").astype(np.int64))
+
+
+def as_date(values: Any = (), origin: Any = None) -> Any:
+    """R's ``as.Date(x)``: from "YYYY-MM-DD" strings, ``datetime.date``, Dates or POSIXct.
+
+    Numbers need an ``origin`` (R 4.2.2: "'origin' must be supplied").
+
+    >>> as_date(["2020-01-02", None]).data.tolist()[0]
+    18263.0
+    """
+    from rvalues.model.classed import Date
+
+    if isinstance(values, (dt.date, str)) or values is None:
+        values = [values]
+    if not isinstance(values, RValue) and not isinstance(values, np.ndarray):
+        values = list(values)
+        if all(v is None or isinstance(v, dt.date) for v in values):
+            days = np.array([NA_REAL if v is None else _date_days(v) for v in values], dtype=np.float64)
+            return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+    x = as_vector(values, "as_date")
+    if x.inherits("Date"):
+        return Date._wrap(x.data, {"class": _DATE_CLASS})
+    if x.inherits("POSIXct"):
+        days = np.floor(x.data / 86400.0)
+        days[real_is_na(x.data)] = NA_REAL
+        return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+    if x.r_type == "character":
+        days = np.array([NA_REAL if s is None else _parse_date(s) for s in x.data.tolist()], dtype=np.float64)
+    elif x.r_type == "logical" and x.na_mask().all():
+        days = np.full(len(x), NA_REAL)
+    elif x.r_type in ("integer", "double", "logical"):
+        if origin is None:
+            raise RValueError("'origin' must be supplied")
+        base = as_date(origin).data[0]
+        days = as_type(x, "double").data + base
+    else:
+        raise RValueError(f"do not know how to convert {x.r_type} to class \u201cDate\u201d")
+    return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+
+
+def _date_days(value: dt.date) -> float:
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(dt.timezone.utc)
+        value = value.date()
+    return float((value - _EPOCH).days)
+
+
+_DATETIME_PATTERN = re.compile(
+    r"^\s*(-?\d+)[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d*)?))?)?\s*$"
+)
+
+
+def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> Any:
+    """R's ``as.POSIXct(x, tz)``: strings and naive datetimes are wall-clock times in ``tz``.
+
+    ``tz=None`` is R's ``tz = ""``: the process's zone, recorded as ``tzone = ""``.
+    Aware datetimes keep their instant. Numbers need an ``origin`` as in R 4.2.2.
+
+    >>> as_posixct("2020-01-02 03:04:05", tz="UTC").data.tolist()
+    [1577934245.0]
+    """
+    from rvalues.model.classed import POSIXct
+    from rvalues.model.timezones import zone
+
+    tz_name = "" if tz is None else tz
+    zone_info = zone(tz_name)
+    if isinstance(values, (dt.date, str)) or values is None:
+        values = [values]
+    if not isinstance(values, (RValue, np.ndarray)):
+        values = list(values)
+        if all(v is None or isinstance(v, dt.date) for v in values):
+            secs = [NA_REAL if v is None else _datetime_seconds(v, zone_info) for v in values]
+            return _posixct(np.array(secs, dtype=np.float64), tz_name)
+    x = as_vector(values, "as_posixct")
+    if x.inherits("POSIXct"):
+        keep = x.attributes.get("tzone")
+        attributes = {"class": _POSIXCT_CLASS}
+        if tz is not None:
+            attributes["tzone"] = Character([tz])
+        elif keep is not None:
+            attributes["tzone"] = keep
+        return POSIXct._wrap(x.data, attributes)
+    if x.inherits("Date"):
+        secs = x.data * 86400.0
+        return _posixct(secs, "UTC" if tz is None else tz_name)
+    if x.r_type == "character":
+        secs = np.array(
+            [NA_REAL if s is None else _parse_datetime(s, zone_info) for s in x.data.tolist()],
+            dtype=np.float64,
+        )
+    elif x.r_type == "logical" and x.na_mask().all():
+        secs = np.full(len(x), NA_REAL)
+    elif x.r_type in ("integer", "double"):
+        if origin is None:
+            raise RValueError("'origin' must be supplied")
+        base = as_posixct(origin, tz="UTC").data[0]
+        secs = as_type(x, "double").data + base
+        attributes = {"tzone": Character([tz_name]), "class": _POSIXCT_CLASS}
+        return POSIXct._wrap(read_only(secs), attributes)
+    else:
+        raise RValueError(f"do not know how to convert {x.r_type} to class \u201cPOSIXct\u201d")
+    return _posixct(secs, tz_name)
+
+
+def _posixct(secs: np.ndarray, tz_name: str) -> Any:
+    from rvalues.model.classed import POSIXct
+
+    return POSIXct._wrap(read_only(secs), {"class": _POSIXCT_CLASS, "tzone": Character([tz_name])})
+
+
+def _datetime_seconds(value: dt.date, zone_info: Any) -> float:
+    if not isinstance(value, dt.datetime):
+        value = dt.datetime(value.year, value.month, value.day)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=zone_info)
+    return value.timestamp()
+
+
+def _parse_datetime(text: str, zone_info: Any) -> float:
+    match = _DATETIME_PATTERN.match(text)
+    if not match:
+        raise RValueError(f"character string is not in a standard unambiguous format: {text!r}")
+    year, month, day, hour, minute, second = match.groups()
+    whole = float(second) if second else 0.0
+    try:
+        stamp = dt.datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(whole),
+                            tzinfo=zone_info)
+    except ValueError:
+        return float(NA_REAL)
+    return stamp.timestamp() + (whole - int(whole))

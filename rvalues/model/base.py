@@ -1,0 +1,150 @@
+"""The root of the value model: an R value is a typed payload plus ordered attributes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from rvalues.errors import RValueError
+
+if TYPE_CHECKING:
+    from rvalues.model.vectors import Character
+
+EMPTY_ATTRIBUTES: Mapping[str, RValue] = MappingProxyType({})
+
+
+@attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
+class RValue:
+    """Any R value: a payload in R's storage and an ordered, read-only attribute mapping.
+
+    The Python class of a value follows its R type and class attribute, as R's meaning does:
+
+    >>> from rvalues import r_list, Integer
+    >>> r_list(a=Integer([1, 2])).with_attributes({"class": "data.frame", "row.names": [1, 2]})
+      a
+    1 1
+    2 2
+    """
+
+    r_type: ClassVar[str] = ""
+    _data: Any = attrs.field(alias="_data")
+    _attributes: Mapping[str, RValue] = attrs.field(alias="_attributes")
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def _wrap(cls, data: Any, attributes: Mapping[str, RValue] | None = None) -> Any:
+        """Make a value from storage that is already valid (no checks, no copies)."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "_data", data)
+        object.__setattr__(
+            obj, "_attributes", EMPTY_ATTRIBUTES if not attributes else MappingProxyType(dict(attributes))
+        )
+        return obj
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def data(self) -> Any:
+        """The payload in R's own encoding (a read-only numpy array, or a tuple for lists)."""
+        return self._data
+
+    @property
+    def attributes(self) -> Mapping[str, RValue]:
+        """The attributes, in R's order, as a read-only mapping of names to R values."""
+        return self._attributes
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    @property
+    def names(self) -> Character | None:
+        """The ``names`` attribute, or None where the value has none."""
+        return self._attributes.get("names")  # type: ignore[return-value]
+
+    @property
+    def dim(self) -> tuple[int, ...] | None:
+        """The ``dim`` attribute as a tuple of ints, or None."""
+        dim = self._attributes.get("dim")
+        return None if dim is None else tuple(int(v) for v in dim.data)
+
+    @property
+    def r_class(self) -> tuple[str, ...]:
+        """What R's ``class(x)`` returns: the class attribute, else the implicit class."""
+        from rvalues.model.classes import r_class
+
+        return r_class(self)
+
+    def inherits(self, what: str) -> bool:
+        """R's ``inherits(x, what)``."""
+        return what in self.r_class
+
+    # -- attributes -----------------------------------------------------------------------------
+
+    def with_attributes(self, changes: Mapping[str, Any] | None = None, **named: Any) -> Any:
+        """Set attributes (``None`` or ``NULL`` removes one) and return the value of the matching class.
+
+        >>> from rvalues import Double
+        >>> Double([1.5, 2]).with_attributes({"names": ["a", "b"]})
+          a   b
+        1.5 2.0
+        """
+        from rvalues.model.attributes import merge_attributes
+        from rvalues.model.build import build
+
+        merged = merge_attributes(self, {**(changes or {}), **named})
+        return build(self.r_type, self._data, merged)
+
+    def with_names(self, names: Any) -> Any:
+        """Return a copy with ``names`` set (``None`` removes them)."""
+        return self.with_attributes({"names": names})
+
+    def without_attributes(self) -> Any:
+        """R's ``unclass`` and more: the same payload with no attributes at all."""
+        from rvalues.model.build import build
+
+        return build(self.r_type, self._data, {})
+
+    # -- Python protocol ------------------------------------------------------------------------
+
+    def tolist(self) -> list[Any]:
+        """The elements as Python objects (NA as None; list elements as R values)."""
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.tolist())
+
+    def __eq__(self, other: object) -> bool:
+        from rvalues.model.identical import identical
+
+        if not isinstance(other, RValue):
+            return NotImplemented
+        return identical(self, other)
+
+    def __hash__(self) -> int:
+        from rvalues.model.identical import value_hash
+
+        return value_hash(self)
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"the truth value of an R {self.r_type} is ambiguous; compare elements of .data instead"
+        )
+
+    def __repr__(self) -> str:
+        from rvalues.printing import format_value
+
+        return format_value(self)
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+
+def check_type(value: Any, what: str) -> RValue:
+    """Raise a clear error unless ``value`` is an R value."""
+    if not isinstance(value, RValue):
+        raise RValueError(f"{what} must be an R value, not {type(value).__name__} ({value!r})")
+    return value
