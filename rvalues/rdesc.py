@@ -91,8 +91,10 @@ def from_description(d: dict[str, Any]) -> RValue:
         data = np.array([_parse_double(v) for v in values], dtype=np.float64)
     elif r_type == "complex":
         data = np.array(
-            [complex(NA_REAL, NA_REAL) if v is None else complex(_parse_double(v[0]), _parse_double(v[1]))
-             for v in values],
+            [
+                complex(NA_REAL, NA_REAL) if v is None else complex(_parse_double(v[0]), _parse_double(v[1]))
+                for v in values
+            ],
             dtype=np.complex128,
         )
         for i, v in enumerate(values):

@@ -1,4 +1,4 @@
-"""R's constructors: ``c()``, ``r_list()``, ``data_frame()``, ``factor()``, dates, matrices, ``I()``, ``unbox()``."""
+"""R's constructors: ``c()``, ``r_list()``, ``data_frame()``, ``factor()``, dates, matrices, ``I()``."""
 
 from rvalues.construct.arrays import array, matrix
 from rvalues.construct.asis import I, unbox

@@ -36,7 +36,7 @@ def unbox(x: Any) -> Any:
     """jsonlite's ``unbox(x)``: mark a length-1 atomic vector or a one-row data frame as a scalar.
 
     >>> from rvalues import c
-    >>> unbox(1).attributes["class"]
+    >>> unbox(1.0).attributes["class"]
     [1] "scalar"  "numeric"
     >>> unbox(c(1, 2))
     Traceback (most recent call last):

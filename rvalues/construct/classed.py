@@ -14,7 +14,7 @@ from rvalues.model.base import RValue
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import read_only
 from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
-from rvalues.model.vectors import Character, Double, Integer, Vector
+from rvalues.model.vectors import Character, Integer, Vector
 
 _FACTOR_CLASS = Character(["factor"])
 _ORDERED_CLASS = Character(["ordered", "factor"])
@@ -45,15 +45,18 @@ def factor(values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
     numbers, strings as R sorts them); values not among the levels become NA.
 
     >>> factor(["b", "a", None, "b"])
-    [1] b    a    <NA> b   
+    [1] b    a    <NA> b
     Levels: a b
     """
     x = as_vector(values, "factor")
     names = x.names
     if x.inherits("factor"):
         old_levels = x.attributes["levels"].data
-        x = Character._wrap(read_only(np.array([None if c is None else old_levels[c - 1] for c in
-                                                Integer.tolist(x)], dtype=object)))
+        x = Character._wrap(
+            read_only(
+                np.array([None if c is None else old_levels[c - 1] for c in Integer.tolist(x)], dtype=object)
+            )
+        )
         if levels is None:
             present = set(x.data.tolist())
             levels = [lv for lv in old_levels.tolist() if lv in present]
@@ -96,6 +99,15 @@ def _sorted_unique(x: Vector) -> list[str]:
     return as_type(as_vec, "character").data.tolist()  # type: ignore[no-any-return]
 
 
+def _listed(values: Any) -> Any:
+    """A scalar argument as a one-element list; sequences, arrays and R values as they are."""
+    if isinstance(values, (RValue, np.ndarray)) or type(values).__module__.startswith("pandas"):
+        return values
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        return [values]
+    return values
+
+
 _DATE_PATTERN = re.compile(r"^\s*(-?\d+)[-/](\d{1,2})[-/](\d{1,2})")
 
 
@@ -127,9 +139,8 @@ def as_date(values: Any = (), origin: Any = None) -> Any:
     """
     from rvalues.model.classed import Date
 
-    if isinstance(values, (dt.date, str)) or values is None:
-        values = [values]
-    if not isinstance(values, RValue) and not isinstance(values, np.ndarray):
+    values = _listed(values)
+    if not isinstance(values, (RValue, np.ndarray)):
         values = list(values)
         if all(v is None or isinstance(v, dt.date) for v in values):
             days = np.array([NA_REAL if v is None else _date_days(v) for v in values], dtype=np.float64)
@@ -182,8 +193,7 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
 
     tz_name = "" if tz is None else tz
     zone_info = zone(tz_name)
-    if isinstance(values, (dt.date, str)) or values is None:
-        values = [values]
+    values = _listed(values)
     if not isinstance(values, (RValue, np.ndarray)):
         values = list(values)
         if all(v is None or isinstance(v, dt.date) for v in values):
@@ -241,8 +251,9 @@ def _parse_datetime(text: str, zone_info: Any) -> float:
     year, month, day, hour, minute, second = match.groups()
     whole = float(second) if second else 0.0
     try:
-        stamp = dt.datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(whole),
-                            tzinfo=zone_info)
+        stamp = dt.datetime(
+            int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(whole), tzinfo=zone_info
+        )
     except ValueError:
         return float(NA_REAL)
     return stamp.timestamp() + (whole - int(whole))

@@ -11,8 +11,7 @@ from __future__ import annotations
 import unicodedata
 
 _ASCII_ORDER = (
-    " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789"
-    "aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ"
+    " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ"
 )
 _PRIMARY: dict[str, int] = {}
 for _rank, _ch in enumerate(_ASCII_ORDER):

@@ -26,23 +26,32 @@ def c(*values: Any, **named: Any) -> Any:
                 a
     1.0  NA   2.5
     """
-    args = [(None, _argument(v)) for v in values] + [(k, _argument(v)) for k, v in named.items()]
-    args = [(tag, v) for tag, v in args if v is not NULL]
+    return c_tagged([(None, v) for v in values] + list(named.items()))
+
+
+def c_tagged(pairs: list[tuple[str | None, Any]]) -> Any:
+    """``c()`` over ``(tag, value)`` pairs, in any order, tags repeated or None (R's ``c(1, a=2, 3)``).
+
+    >>> c_tagged([(None, 1), ("a", 2), (None, 3)]).names
+    [1] ""  "a" ""
+    """
+    args = [(tag or None, _argument(v)) for tag, v in pairs]
     if not args:
         return NULL
     first = args[0][1]
+    methods_see = [(tag, v) for tag, v in args if v is not NULL]
     if first.inherits("factor"):
         from rvalues.construct.dispatch import combine_factors
 
-        return combine_factors(args)
+        return combine_factors(methods_see)
     if first.inherits("Date"):
         from rvalues.construct.dispatch import combine_dates
 
-        return combine_dates(args)
+        return combine_dates(methods_see)
     if first.inherits("POSIXct"):
         from rvalues.construct.dispatch import combine_datetimes
 
-        return combine_datetimes(args)
+        return combine_datetimes(methods_see)
     return combine(args)
 
 
@@ -56,13 +65,20 @@ def _argument(value: Any) -> RValue:
     return as_r(value)
 
 
-def combine(args: list[tuple[str | None, RValue]]) -> Any:
-    """``c()`` without method dispatch (R's internal default), over (tag, value) pairs."""
+def combine(args: list[tuple[str | None, RValue]], names: Character | bool | None = True) -> Any:
+    """``c()`` without method dispatch (R's internal default), over (tag, value) pairs.
+
+    ``names`` overrides the names the arguments would give (None: no names).
+    """
+    if names is True:
+        names = combined_names(args)
+    args = [(tag, v) for tag, v in args if v is not NULL]
+    if not args:
+        return NULL
     for tag, value in args:
         if value.r_type not in ATOMIC_TYPES and value.r_type not in ("list", "NULL"):
             raise RValueError(f"c(): argument {tag or ''} of type {value.r_type} cannot be combined")
     r_type = highest_type([v.r_type for _, v in args])
-    names = combined_names(args)
     if r_type == "list":
         elements: list[RValue] = []
         for _, value in args:
@@ -71,31 +87,110 @@ def combine(args: list[tuple[str | None, RValue]]) -> Any:
     else:
         parts = [as_type(v, r_type).data for _, v in args]
         out = ATOMIC_TYPES[r_type]._wrap(read_only(np.concatenate(parts)))
-    if names is not None:
+    if isinstance(names, Character) and len(out):
         out = out._wrap(out.data, {"names": names})
     return out
 
 
-def combined_names(args: list[tuple[str | None, RValue]]) -> Character | None:
-    """The names ``c()`` gives its result, or None where no argument is tagged or named.
+def combined_names(args: list[tuple[str | None, RValue]], recursive: bool = False) -> Character | None:
+    """The names ``c()`` (or ``unlist()``) gives its result, or None where nothing is named.
 
     A tag ``x`` on a length-1 argument names it ``x``; on a longer one ``x1, x2, ...``;
     with inner names ``a`` it becomes ``x.a``. Untagged arguments keep their own names.
     """
-    if not any(tag or v.names is not None for tag, v in args):
+    # R counts the tag of a NULL argument only when that argument comes first.
+    if not any(
+        (tag and (v is not NULL or i == 0)) or _has_names(v, recursive) for i, (tag, v) in enumerate(args)
+    ):
         return None
     out: list[str | None] = []
     for tag, value in args:
-        inner = value.names.data.tolist() if value.names is not None else [""] * len(value)
-        count = len(value)
-        for seq, name in enumerate(inner, start=1):
-            if tag:
-                if name is None:
-                    out.append(f"{tag}.NA")
-                elif name:
-                    out.append(f"{tag}.{name}")
-                else:
-                    out.append(tag if count == 1 else f"{tag}{seq}")
-            else:
-                out.append(name)
+        _extract_names(value, "", tag if tag else False, recursive, out, _NameState())
+    if not out:
+        return None
     return Character._wrap(read_only(np.array(out, dtype=object)))
+
+
+def _has_names(value: RValue, recursive: bool) -> bool:
+    if value.names is not None:
+        return True
+    return recursive and value.r_type == "list" and any(_has_names(v, True) for v in value.data)
+
+
+class _NameState:
+    """Where R's name extraction is within one argument: element count, sequence, first slot."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.seqno = 0
+        self.firstpos = 0
+
+
+def _text(name: str | None) -> str:
+    return "NA" if name is None else name
+
+
+def _item_name(names: list[str | None] | None, i: int) -> str | bool | None:
+    """An element's own name, or False where it has none (R's ItemName: "" counts as none)."""
+    if names is None or names[i] == "":
+        return False
+    return names[i]
+
+
+def _new_base(base: str | None, tag: str | None) -> str | None:
+    if _text(base) and _text(tag) and base != "" and tag != "":
+        return f"{_text(base)}.{_text(tag)}"
+    if tag != "":
+        return tag
+    return base
+
+
+def _new_name(base: str | None, tag: str | bool | None, seqno: int) -> str | None:
+    if base != "" and tag is not False and tag != "":
+        return f"{_text(base)}.{_text(tag)}"  # type: ignore[arg-type]
+    if base != "":
+        return f"{_text(base)}{seqno}"
+    if tag is not False:
+        return tag  # type: ignore[return-value]
+    return ""
+
+
+def _extract_names(
+    value: RValue,
+    base: str | None,
+    tag: str | bool | None,
+    recursive: bool,
+    out: list[str | None],
+    state: _NameState,
+) -> None:
+    saved = (state.firstpos, state.seqno, state.count)
+    tagged = tag is not False
+    if tagged:
+        base = _new_base(base, tag)  # type: ignore[arg-type]
+        state.count, state.seqno, state.firstpos = 0, 0, -1
+    names = value.names.data.tolist() if value.names is not None else None
+    if value.r_type != "NULL":
+        for i in range(len(value)):
+            name = _item_name(names, i)
+            if recursive and value.r_type == "list":
+                _extract_names(value.data[i], base, name, recursive, out, state)
+                continue
+            if name is False and state.count == 0:
+                state.firstpos = len(out)
+            state.count += 1
+            state.seqno += 1
+            out.append(_new_name(base, name, state.seqno))
+    if tagged:
+        if state.firstpos >= 0 and state.count == 1:
+            out[state.firstpos] = base
+        state.firstpos, state.count = saved[0], saved[2]
+        state.seqno += saved[1]
+
+
+def leaves(value: RValue) -> list[RValue]:
+    """The atomic vectors inside a value, depth first (``unlist``'s view); NULL has none."""
+    if value.r_type == "NULL":
+        return []
+    if value.r_type == "list":
+        return [leaf for element in value.data for leaf in leaves(element)]
+    return [value]

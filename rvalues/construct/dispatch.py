@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.construct.combine import combine, combined_names
+from rvalues.construct.combine import combine, combined_names, leaves
 from rvalues.model.base import RValue
 from rvalues.model.elements import read_only
 from rvalues.model.vectors import Character
@@ -15,38 +15,64 @@ Args = list[tuple[str | None, RValue]]
 
 
 def combine_factors(args: Args) -> Any:
-    """R 4.1+'s ``c.factor``: all factors combine their levels in order; otherwise the codes."""
+    """R 4.1+'s ``c.factor``: ``unlist()`` of the arguments, which is a factor (levels combined
+    in order of appearance) when every atomic leaf is a factor, else the combined codes."""
     from rvalues.model.classed import Factor
 
-    if not all(v.inherits("factor") for _, v in args):
-        return combine([(tag, v.without_attributes().with_attributes(_names_only(v))) for tag, v in args])
+    flat = [leaf for _, value in args for leaf in leaves(value)]
+    if not all(_all_factors(value, top=True) for _, value in args):
+        plain = [(tag, _strip_class(value)) for tag, value in args]
+        return combine([(None, leaf) for leaf in _flat_leaves(plain)], names=combined_names(plain, True))
     levels: list[str] = []
     seen: set[str] = set()
-    for _, value in args:
-        for level in value.attributes["levels"].data.tolist():
+    for leaf in flat:
+        for level in leaf.attributes["levels"].data.tolist():
             if level not in seen:
                 seen.add(level)
                 levels.append(level)
     position = {level: i + 1 for i, level in enumerate(levels)}
-    parts = []
-    for _, value in args:
-        own = value.attributes["levels"].data.tolist()
+    parts = [np.zeros(0, dtype=np.int32)]
+    for leaf in flat:
+        own = leaf.attributes["levels"].data.tolist()
         remap = np.array([0] + [position[level] for level in own], dtype=np.int32)
-        codes = value.data.astype(np.int64)
+        codes = leaf.data.astype(np.int64)
         na = codes < 1
         mapped = remap[np.where(na, 0, codes)]
         mapped[na] = np.int32(-(2**31))
         parts.append(mapped.astype(np.int32))
-    ordered = all(v.inherits("ordered") for _, v in args) and all(
-        v.attributes["levels"] == args[0][1].attributes["levels"] for _, v in args
+    top = [value for _, value in args]
+    ordered = all(v.inherits("ordered") for v in top) and all(
+        v.attributes.get("levels") == top[0].attributes.get("levels") for v in top
     )
     attributes: dict[str, RValue] = {}
-    names = combined_names(args)
+    attributes["levels"] = Character._wrap(read_only(np.array(levels, dtype=object)))
+    names = combined_names(args, recursive=True)
     if names is not None:
         attributes["names"] = names
-    attributes["levels"] = Character._wrap(read_only(np.array(levels, dtype=object)))
     attributes["class"] = Character(["ordered", "factor"] if ordered else ["factor"])
     return Factor._wrap(read_only(np.concatenate(parts)), attributes)
+
+
+def _all_factors(value: RValue, top: bool) -> bool:
+    """R's ``islistfactor``: factors all the way down (empty lists and top-level NULL aside)."""
+    if value.r_type == "list":
+        return all(_all_factors(v, top=False) for v in value.data)
+    if value.r_type == "NULL":
+        return top
+    return value.inherits("factor")
+
+
+def _strip_class(value: RValue) -> RValue:
+    """A value with factor classes dropped at every depth (``unlist`` sees codes)."""
+    if value.r_type == "list":
+        return value._wrap(tuple(_strip_class(v) for v in value.data), value.attributes)
+    if value.inherits("factor"):
+        return value.without_attributes().with_attributes(_names_only(value))
+    return value
+
+
+def _flat_leaves(args: Args) -> list[RValue]:
+    return [leaf.without_attributes() for _, value in args for leaf in leaves(value)]
 
 
 def _names_only(value: RValue) -> dict[str, Any]:
@@ -67,10 +93,16 @@ def combine_datetimes(args: Args) -> Any:
     from rvalues.construct.classed import as_posixct
 
     converted = [as_posixct(v) if not v.inherits("POSIXct") else v for _, v in args]
-    zones = {None if v.attributes.get("tzone") is None else tuple(v.attributes["tzone"].data.tolist())
-             for v in converted}
-    secs = combine([(tag, v.without_attributes().with_attributes(_names_only(v)))
-                    for (tag, _), v in zip(args, converted)])
+    zones = {
+        None if v.attributes.get("tzone") is None else tuple(v.attributes["tzone"].data.tolist())
+        for v in converted
+    }
+    secs = combine(
+        [
+            (tag, v.without_attributes().with_attributes(_names_only(v)))
+            for (tag, _), v in zip(args, converted)
+        ]
+    )
     attributes: dict[str, Any] = {"class": Character(["POSIXct", "POSIXt"])}
     if len(zones) == 1:
         (only,) = zones

@@ -54,7 +54,7 @@ def data_frame_from_pairs(
     lengths = [column_length(v) for v in values]
     explicit = None if row_names is None else _explicit_row_names(row_names)
     n = max(lengths) if lengths else (0 if explicit is None else row_count(explicit))
-    if lengths and any(length == 0 and n > 0 or (length and n % length) for length in lengths):
+    if lengths and any((length == 0 and n > 0) or (length and n % length) for length in lengths):
         shown = ", ".join(str(v) for v in dict.fromkeys(lengths))
         raise RValueError(f"arguments imply differing number of rows: {shown}")
     values = [_recycle(v, n) for v in values]
@@ -107,9 +107,9 @@ def _split(name: str, value: RValue) -> list[tuple[str, RValue]]:
     if value.inherits("AsIs"):
         return [(name, value)]
     if value.inherits("data.frame") or (value.r_type == "list" and value.attributes.get("dim") is None):
-        inner = value.names.data.tolist() if value.names is not None else [
-            str(i + 1) for i in range(len(value))
-        ]
+        inner = (
+            value.names.data.tolist() if value.names is not None else [str(i + 1) for i in range(len(value))]
+        )
         return [(f"{name}.{sub}", column) for sub, column in zip(inner, value.data)]
     dim = value.attributes.get("dim")
     if dim is not None and len(dim) == 2:
@@ -162,8 +162,25 @@ def _explicit_row_names(row_names: Any) -> RValue:
 
 
 _R_RESERVED = {
-    "if", "else", "repeat", "while", "function", "for", "next", "break", "TRUE", "FALSE", "NULL",
-    "Inf", "NaN", "NA", "NA_integer_", "NA_real_", "NA_character_", "NA_complex_", "in",
+    "if",
+    "else",
+    "repeat",
+    "while",
+    "function",
+    "for",
+    "next",
+    "break",
+    "TRUE",
+    "FALSE",
+    "NULL",
+    "Inf",
+    "NaN",
+    "NA",
+    "NA_integer_",
+    "NA_real_",
+    "NA_character_",
+    "NA_complex_",
+    "in",
 }
 
 
@@ -215,4 +232,3 @@ def r_list(*values: Any, **named: Any) -> List:
         return elements
     names = [""] * len(values) + list(named)
     return elements.with_attributes({"names": Character(names)})  # type: ignore[no-any-return]
-

@@ -1,19 +1,60 @@
-"""``as_r()`` for Python's own values: scalars, containers, dates and date-times."""
+"""``as_r()`` for Python's own values: scalars, containers, dates and date-times.
+
+numpy and pandas objects are handed to :func:`rvalues.convert.numpy.from_numpy` and
+:func:`rvalues.convert.pandas.from_pandas` (pandas is never imported here: an object is a pandas
+one only if pandas is already loaded).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import decimal
+import sys
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import attrs
 import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.elements import read_only
 from rvalues.model.lists import NULL, List
 from rvalues.model.vectors import Character, Complex, Double, Integer, Logical, Raw
 
 INT_MAX = 2**31 - 1
+
+
+class ConversionWarning(UserWarning):
+    """A conversion to R changed a value's representation; silence with ``warnings.filterwarnings``."""
+
+
+class IntegerOverflowWarning(ConversionWarning):
+    """Integers that do not fit R's integer range became doubles.
+
+    >>> import warnings
+    >>> warnings.simplefilter("ignore", IntegerOverflowWarning)
+    """
+
+
+class PrecisionWarning(ConversionWarning):
+    """Numbers were rounded to the nearest double (integers past 2**53, long doubles)."""
+
+
+_PACKAGE_DIR = __file__.rsplit("/convert/", 1)[0]
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """Warn, attributed to the first caller outside rvalues."""
+    frame = sys._getframe(1)
+    level = 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    warnings.warn(message, category, stacklevel=level - 1)
+
 
 _EXTRA_CONVERTERS: list[tuple[Callable[[Any], bool], Callable[[Any], RValue]]] = []
 
@@ -46,13 +87,27 @@ def as_r(obj: Any) -> RValue:
             return convert(obj)
     if obj is None:
         return NULL
+    if isinstance(obj, (np.ndarray, np.datetime64, np.timedelta64, np.void)):
+        from rvalues.convert.numpy import from_numpy
+
+        return from_numpy(obj)
+    if _is_pandas(obj):
+        from rvalues.convert.pandas import from_pandas
+
+        return from_pandas(obj)
     if isinstance(obj, (bool, np.bool_)):
         return Logical([bool(obj)])
     if isinstance(obj, (int, np.integer)):
         value = int(obj)
         return Integer([value]) if -INT_MAX <= value <= INT_MAX else Double([float(value)])
     if isinstance(obj, (float, np.floating)):
-        return Double([float(obj)])
+        if isinstance(obj, np.floating) and obj.dtype.itemsize > 8:
+            from rvalues.convert.numpy import from_numpy
+
+            return from_numpy(obj)
+        return Double._wrap(read_only(np.array([obj], dtype=np.float64)))
+    if isinstance(obj, decimal.Decimal):
+        return Double._wrap(read_only(np.array([float(obj)], dtype=np.float64)))
     if isinstance(obj, (complex, np.complexfloating)):
         return Complex([complex(obj)])
     if isinstance(obj, str):
@@ -65,14 +120,21 @@ def as_r(obj: Any) -> RValue:
         from rvalues.construct.classed import as_date
 
         return as_date([obj])  # type: ignore[no-any-return]
+    if isinstance(obj, dt.timedelta):
+        return _difftime(obj.total_seconds())
     if isinstance(obj, Mapping):
         return _mapping(obj)
+    if attrs.has(type(obj)):
+        return _fields(obj, [f.name for f in attrs.fields(type(obj))])
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return _fields(obj, [f.name for f in dataclasses.fields(obj)])
     if isinstance(obj, (list, tuple)):
         return List._wrap(tuple(_element(v, i) for i, v in enumerate(obj)))
     raise RValueError(
         f"as_r: cannot convert {type(obj).__module__}.{type(obj).__qualname__} ({obj!r:.80}) to an R value; "
-        "expected None, bool, int, float, complex, str, bytes, date, datetime, list, tuple, dict, "
-        "a numpy array, a pandas object or an R value"
+        "expected None, bool, int, float, complex, Decimal, str, bytes, date, datetime, timedelta, list, "
+        "tuple, dict, an attrs class or dataclass instance, a numpy array, a pandas object or an R value; "
+        "register_converter() teaches as_r other types"
     )
 
 
@@ -81,6 +143,27 @@ def _element(value: Any, position: int | str) -> RValue:
         return as_r(value)
     except RValueError as err:
         raise RValueError(f"element {position!r}: {err}") from None
+
+
+def _is_pandas(obj: Any) -> bool:
+    """Whether ``obj`` is a pandas object (only when pandas is already imported)."""
+    pd = sys.modules.get("pandas")
+    if pd is None or not type(obj).__module__.startswith("pandas"):
+        return False
+    return True
+
+
+def _fields(obj: Any, names: list[str]) -> RValue:
+    """An attrs or dataclass instance as a named list of its fields, in their order."""
+    values = tuple(_element(getattr(obj, name), name) for name in names)
+    return List._wrap(values, {"names": Character._wrap(read_only(np.array(names, dtype=object)))})
+
+
+def _difftime(seconds: float) -> RValue:
+    return Double._wrap(
+        read_only(np.array([seconds], dtype=np.float64)),
+        {"class": Character(["difftime"]), "units": Character(["secs"])},
+    )
 
 
 def _mapping(obj: Mapping[Any, Any]) -> RValue:

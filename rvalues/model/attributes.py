@@ -60,9 +60,7 @@ def coerce_attribute(value: RValue, name: str, new: Any, merged: Mapping[str, RV
             raise RValueError(f"'names' must be a character vector, not {r_new.r_type}")
         names = as_type(r_new.without_attributes(), "character")
         if len(names) > n:
-            raise RValueError(
-                f"'names' attribute [{len(names)}] must be the same length as the vector [{n}]"
-            )
+            raise RValueError(f"'names' attribute [{len(names)}] must be the same length as the vector [{n}]")
         if len(names) < n:
             padded = np.full(n, None, dtype=object)
             padded[: len(names)] = names.data

@@ -29,7 +29,7 @@ def as_type(x: Any, r_type: str) -> Any:
 
     >>> from rvalues import Integer
     >>> as_type(Integer([1, None]), "character")
-    [1] "1" NA 
+    [1] "1" NA
     """
     from rvalues.model.vectors import ATOMIC_TYPES
 
@@ -104,8 +104,11 @@ def complex_to_character(values: np.ndarray) -> np.ndarray:
     return as_character_complex(values)
 
 
+_HEX = np.array([f"{i:02x}" for i in range(256)], dtype=object)
+
+
 def raw_to_character(values: np.ndarray) -> np.ndarray:
-    return np.char.zfill(np.char.mod("%x", values), 2).astype(object)
+    return _HEX[values]
 
 
 def to_logical_from_number(values: np.ndarray) -> np.ndarray:

@@ -51,9 +51,7 @@ def _as_list(values: Any, what: str) -> list[Any]:
     return list(values)
 
 
-def _convert_each(
-    values: Any, what: str, convert: Callable[[Any], Any], na: Any, dtype: Any
-) -> np.ndarray:
+def _convert_each(values: Any, what: str, convert: Callable[[Any], Any], na: Any, dtype: Any) -> np.ndarray:
     items = _as_list(values, what)
     out = np.empty(len(items), dtype=dtype)
     for i, item in enumerate(items):

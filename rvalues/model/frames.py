@@ -49,8 +49,10 @@ def column_length(column: Any) -> int:
     cls = attributes.get("class")
     if column.r_type == "list" and cls is not None and "data.frame" in cls.data.tolist():
         row_names = attributes.get("row.names")
-        return len(column.data[0]) if row_names is None and column.data else (
-            row_count(row_names) if row_names is not None else 0
+        return (
+            len(column.data[0])
+            if row_names is None and column.data
+            else (row_count(row_names) if row_names is not None else 0)
         )
     dim = attributes.get("dim")
     if dim is not None:

@@ -45,7 +45,7 @@ class List(RValue):
         """A named list from ``(name, value)`` pairs; names may repeat, be empty or None (NA).
 
         >>> List.from_pairs([("a", 1), ("a", 2), ("", 3)]).names
-        [1] "a" "a" "" 
+        [1] "a" "a" ""
         """
         pairs = list(pairs)
         from rvalues.model.vectors import Character
