@@ -12,17 +12,17 @@ import pytest
 
 import rvalues
 
-README = Path(__file__).parent.parent / "README.md"
+ROOT = Path(__file__).parent.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def test_readme_examples() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
-    parser = doctest.DocTestParser()
+@pytest.mark.parametrize("document", DOCUMENTS, ids=[d.name for d in DOCUMENTS])
+def test_document_examples(document: Path, utc: None) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", document.read_text(encoding="utf-8"), flags=re.S)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, document.name, str(document), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    for i, block in enumerate(blocks):
-        test = parser.get_doctest(block, {}, f"README block {i}", str(README), 0)
-        runner.run(test)
-    assert runner.failures == 0, f"{runner.failures} README example(s) failed; see the output above"
+    runner.run(test)
+    assert runner.failures == 0, f"{runner.failures} example(s) in {document.name} failed; see above"
 
 
 MODULES = sorted(
