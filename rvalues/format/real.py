@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rvalues.errors import RValueError
 from rvalues.model.na import real_is_na
 
 KP_MAX = 27
@@ -26,11 +27,11 @@ _LD = np.longdouble
 
 
 def _long_double_powers() -> np.ndarray:
-    table = np.empty(KP_MAX + 1, dtype=_LD)
-    table[0] = _LD(1)
-    for k in range(1, KP_MAX + 1):
-        table[k] = table[k - 1] * _LD(10)  # exact: 10**27 fits a 64-bit mantissa
-    return table
+    """R's table of powers of ten: C double literals ``1e00`` ... ``1e27`` widened to long double.
+
+    The literals are doubles, so from 1e23 on they carry the double's rounding, as in R.
+    """
+    return np.array([float(f"1e{k}") for k in range(KP_MAX + 1)], dtype=np.float64).astype(_LD)
 
 
 _TBL = _long_double_powers()
@@ -51,6 +52,20 @@ class RealFormat(NamedTuple):
     width: int
     decimals: int
     exponent: int
+
+
+def check_digits(digits: int) -> int:
+    """Refuse what R's ``format()`` refuses: ``digits`` must be a whole number from 1 to 22.
+
+    >>> check_digits(0)
+    Traceback (most recent call last):
+    ...
+    rvalues.errors.RValueError: invalid value 0 for 'digits' argument
+    """
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 1 <= digits <= 22:
+        shown = -(2**31) if digits is None else digits
+        raise RValueError(f"invalid value {shown} for 'digits' argument")
+    return int(digits)
 
 
 def scientific(values: np.ndarray, digits: int = 7) -> Scientific:
@@ -115,7 +130,7 @@ def scientific(values: np.ndarray, digits: int = 7) -> Scientific:
 
 
 def _via_sprintf(r: float, digits: int) -> tuple[int, int]:
-    text = "%#.*e" % (digits - 1, r)
+    text = f"{r:#.{digits - 1}e}"
     mantissa, _, exponent = text.partition("e")
     decimals = mantissa[2:].rstrip("0")
     return int(exponent), 1 + len(decimals)
@@ -210,7 +225,7 @@ def format_real(values: np.ndarray, digits: int = 7, nsmall: int = 0, na_string:
     ['1e+10', '1e+00']
     """
     x = np.asarray(values, dtype=np.float64)
-    fmt = format_real_info(x, digits, nsmall, na_width=len(na_string))
+    fmt = format_real_info(x, check_digits(digits), nsmall, na_width=len(na_string))
     return encode_real(x, fmt, na_string)
 
 
@@ -248,8 +263,8 @@ def as_character_double(values: np.ndarray) -> np.ndarray:
     w_sci = neg + (d_sci > 0).astype(np.int64) + d_sci + 4 + e
     fixed = w_fixed <= w_sci
     texts = [
-        ("%.*f" % (r, v)) if f else (("%#.*e" if ds else "%.*e") % (ds, v))
-        for v, f, r, ds in zip(xf.tolist(), fixed.tolist(), rgt.tolist(), d_sci.tolist())
+        f"{v:.{r}f}" if f else (f"{v:#.{ds}e}" if ds else f"{v:.0e}")
+        for v, f, r, ds in zip(xf.tolist(), fixed.tolist(), rgt.tolist(), d_sci.tolist(), strict=True)
     ]
     out[finite] = [drop_trailing_zeros(t) for t in texts]
     return out

@@ -72,7 +72,8 @@ def value_hash(x: Any) -> int:
 def _canonical(values: np.ndarray) -> np.ndarray:
     if values.dtype.kind == "c":
         return np.stack([_canonical(values.real), _canonical(values.imag)])
-    out = values + 0.0
+    out = values.copy()
+    out[out.view(np.uint64) == np.uint64(1 << 63)] = 0.0  # -0 is identical to 0
     na = real_is_na(values)
     out[np.isnan(values)] = np.nan
     out[na] = NA_REAL

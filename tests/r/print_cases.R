@@ -1,4 +1,4 @@
-# print_cases.R OUT.json [RDESC.R]
+# print_cases.R OUT.json [RDESC.R]   (RDESC.R defaults to rdesc.R beside this script)
 # The R oracle for rvalues' printing and number formatting. Run with TZ=UTC:
 #   TZ=UTC Rscript tests/r/print_cases.R tests/data/print-r-4.2.2.json
 # Writes one JSON array; each entry is one case:
@@ -9,11 +9,14 @@
 #   format        output = format(x, digits = digits) (the common formatting of a vector)
 #   format_each   output = vapply(x, format, "", digits = digits) (what jsonlite's prettyNum does)
 #   format_info   output = format.info(x, digits = digits)
+#   print_options like print, under "options": {"width": w, "max.print": m}
+# Complex values also carry "parts": {"re": [...], "im": [...]} (double strings as in rdesc), since
+# rdesc describes NaN+1i as NA.
 suppressMessages(library(jsonlite))
 args <- commandArgs(trailingOnly = TRUE)
 out_file <- if (length(args) >= 1) args[[1]] else "print-r-4.2.2.json"
-rdesc_file <- if (length(args) >= 2) args[[2]] else
-  Sys.getenv("RVALUES_RDESC", "/work/shared/conformance/rdesc.R")
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+rdesc_file <- if (length(args) >= 2) args[[2]] else file.path(here, "rdesc.R")
 source(rdesc_file)
 options(width = 80, digits = 7, scipen = 0)
 
@@ -21,6 +24,8 @@ cases <- list()
 add <- function(kind, expr, x, output, digits = NULL) {
   entry <- list(id = length(cases) + 1L, kind = kind, expr = expr, value = rdesc(x), output = output)
   if (!is.null(digits)) entry$digits <- digits
+  # rdesc describes every complex with a NaN part as NA; keep the exact parts beside it
+  if (is.complex(x)) entry$parts <- list(re = I(rdesc_double(Re(x))), im = I(rdesc_double(Im(x))))
   cases[[length(cases) + 1L]] <<- entry
 }
 na_null <- function(s) lapply(s, function(v) if (is.na(v)) NULL else v)
@@ -151,9 +156,67 @@ print_exprs <- c(
   "structure(1:3, myattr = \"hello\")", "structure(1:3, class = \"foo\")", "structure(c(a = 1), extra = list(1, 2))",
   "I(1:3)", "I(\"a\")", "I(c(a = 1.5))", "structure(1:4, dim = c(2, 2), note = 1)", "structure(list(a = 1), class = \"bar\")",
   "jsonlite::unbox(1)", "jsonlite::unbox(\"a\")", "jsonlite::unbox(TRUE)", "jsonlite::unbox(1.5)", "jsonlite::unbox(NA)",
-  "jsonlite::unbox(data.frame(x = 1, y = \"a\"))"
+  "jsonlite::unbox(data.frame(x = 1, y = \"a\"))", "jsonlite::unbox(NA_real_)", "jsonlite::unbox(NA_character_)",
+  "jsonlite::unbox(pi)", "jsonlite::unbox(as.Date(\"2020-01-02\"))", "jsonlite::unbox(factor(\"a\"))",
+  # wider and harder layouts
+  "as.data.frame(matrix(1:60 * 1e5, 2))", "data.frame(long_column_name_one = 1:2, b = c(\"x\", \"y\"), long_column_name_two = c(1.5, 2))",
+  "factor(paste0(\"level_number_\", 1:30))", "factor(paste0(\"lv\", 1:12), levels = paste0(\"lv\", 1:12), ordered = TRUE)",
+  "matrix(rnorm(60), 3)", "matrix(1:4, 2, dimnames = list(a = c(\"x\", \"y\"), c(\"p\", \"q\")))",
+  "matrix(c(\"a\", \"b\"), 1, dimnames = list(\"r\", c(\"c1\", NA)))", "list(a = structure(1:2, foo = \"bar\"))",
+  "list(a = list(b = list(c = 1:3)))", "structure(list(x = 1, y = \"a\"), extra = TRUE)", "c(-0, 0)",
+  "as.Date(c(18262.5, -1), origin = \"1970-01-01\")", "c(a = NA_real_, b = NaN)", "setNames(c(TRUE, FALSE), c(\"\u65e5\u672c\u8a9e\", \"b\"))",
+  "rnorm(25)", "c(123456789012, 1)", "1:1000", "setNames(1:3, c(\"a\\nb\", \"c\", \"d\"))",
+  "list(\"a\\tb\" = 1)", "data.frame(x = c(-1, 10, 100), y = c(0.5, NA, 1e-20))",
+  "as.POSIXct(c(\"2020-01-02\", \"2020-01-03\"), tz = \"America/New_York\")",
+  "array(1:12, c(2, 3, 2), dimnames = list(A = c(\"a1\", \"a2\"), B = c(\"b1\", \"b2\", \"b3\"), C = c(\"c1\", \"c2\")))",
+  "array(1:6, c(2, 3, 1, 1))", "array(integer(0), c(2, 3, 0))", "matrix(c(1e-10, 1, 1e10, NA), 2)",
+  "I(data.frame(x = 1:2))", "I(factor(\"a\"))", "I(list(1, 2))", "structure(list(), names = character(0), foo = 1)"
 )
-for (expr in print_exprs) print_case(expr)
+# random values with fixed seeds: vectors of mixed magnitudes, named vectors, matrices, data frames
+random_exprs <- c(
+  sprintf("local({set.seed(%d); x <- round(rnorm(sample(1:40, 1)) * 10^sample(-6:9, 1), sample(0:7, 1)); x[sample(length(x), 1)] <- NA; x})", 1:25),
+  sprintf("local({set.seed(%d); setNames(signif(runif(12) * 10^sample(-3:6, 12, TRUE), 4), sample(c(letters, LETTERS, \"long_name\"), 12))})", 1:8),
+  sprintf("local({set.seed(%d); matrix(round(rnorm(24) * 1000, sample(0:3, 1)), sample(c(2, 3, 4, 6), 1))})", 1:8),
+  sprintf("local({set.seed(%d); data.frame(n = round(rexp(6) * 100, 2), i = sample(c(-50:50, NA), 6), s = sample(c(month.abb, NA), 6), f = factor(sample(c(\"lo\", \"mid\", \"hi\", NA), 6, TRUE)), b = sample(c(TRUE, FALSE, NA), 6, TRUE))})", 1:8),
+  sprintf("local({set.seed(%d); complex(real = round(rnorm(5), 3), imaginary = round(rnorm(5) * 100, 1))})", 1:5),
+  sprintf("local({set.seed(%d); .POSIXct(1.6e9 + round(runif(4) * 1e8), tz = sample(c(\"UTC\", \"Europe/London\", \"America/Los_Angeles\", \"Australia/Sydney\"), 1))})", 1:6)
+)
+print_exprs <- c(print_exprs,
+  "data.frame(a = 1:2, m = I(matrix(1:4, 2)))", "data.frame(a = 1:2, d = data.frame(p = c(\"x\", \"y\"), q = 3:4))",
+  "list(1, NULL, list())", "list(`if` = 1, `.2x` = 2, ...length = 3, `_a` = 4)", "setNames(list(1), \"a\\nb\")",
+  "structure(1:3, class = c(\"foo\", \"bar\"))", "structure(factor(c(\"a\", \"b\")), note = \"n\")",
+  "structure(as.Date(\"2020-01-02\"), class = c(\"myDate\", \"Date\"))",
+  "as.POSIXct(\"2020-03-08 02:30:00\", tz = \"UTC\") + c(0, 3600)", "as.POSIXct(\"1900-06-01 12:00:00\", tz = \"America/New_York\")",
+  "c(a = \"x\", b = \"\u65e5\u672c\u8a9e\u306e\u6587\u5b57\")", "paste0(\"string number \", 1:12)",
+  "as.Date(c(Inf, -Inf, NaN, NA, 0), origin = \"1970-01-01\")", ".POSIXct(c(Inf, NA, 0, NaN), tz = \"UTC\")",
+  "data.frame(d = as.Date(c(Inf, 1), origin = \"1970-01-01\"))", "as.Date(c(-719163, 2932897, 3e6, -800000), origin = \"1970-01-01\")",
+  "as.Date(c(\"0005-03-04\", \"0099-01-01\", \"0999-12-31\", \"1000-01-01\"))", ".POSIXct(c(-1e11, 1e12), tz = \"UTC\")",
+  ".POSIXct(-1e11, tz = \"America/New_York\")", ".POSIXct(1e12, tz = \"America/New_York\")",
+  "matrix(list(strrep(\"x\", 120), factor(\"a\"), as.Date(\"2020-01-01\"), 1:3), 2)",
+  "matrix(list(NA_character_, 1.5, NA, factor(c(\"a\", \"b\"))), 2)",
+  "Reduce(function(acc, k) setNames(list(acc), strrep(letters[k %% 26 + 1], 40)), 1:8, 1)",
+  "Reduce(function(acc, k) list(acc), 1:60, 1)",
+  "jsonlite::toJSON(1:3)", "jsonlite::toJSON(list(a = 1, b = \"x\"), pretty = TRUE, auto_unbox = TRUE)",
+  "c(1e-320, 1)", "c(.Machine$double.xmax, 1)", "1e100", "c(1.5, 2.25, 3.125) * 1e-8", "-1e-300"
+)
+for (expr in c(print_exprs, random_exprs)) print_case(expr)
+
+# the same printers under other options: a narrow console and a small max.print
+narrow_exprs <- c(
+  "1:30", "(1:25) / 3", "letters", "setNames(1:10, letters[1:10])", "factor(letters)",
+  "matrix(1:40, 4)", "array(1:60, c(3, 4, 5))", "data.frame(x = 1:30, y = (1:30) / 7)",
+  "as.Date(\"2020-01-01\") + 0:30", ".POSIXct(1.6e9 + 0:30 * 3600, tz = \"UTC\")", "as.list(1:30)",
+  "c(1+1i, 2-2i, NA)", "matrix(letters[1:24], 2)", "setNames(as.list(1:3), c(\"a\", \"b\", \"c\"))"
+)
+for (opt in list(list(width = 40L, max.print = 20L), list(width = 120L, max.print = 50L), list(width = 30L, max.print = 99999L))) {
+  old <- options(width = opt$width, max.print = opt$max.print)
+  for (expr in narrow_exprs) {
+    x <- eval(parse(text = expr), envir = globalenv())
+    add("print_options", expr, x, paste(capture.output(print(x)), collapse = "\n"))
+    cases[[length(cases)]]$options <- opt
+  }
+  options(old)
+}
 
 writeLines(as.character(toJSON(cases, auto_unbox = TRUE, null = "null", na = "null", digits = NA, pretty = TRUE)),
            out_file, useBytes = TRUE)
