@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -14,6 +13,7 @@ from rvalues.model.base import RValue
 from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names, column_length, is_compact, row_count
 from rvalues.model.lists import NULL, List
+from rvalues.model.names import make_names, make_unique
 from rvalues.model.vectors import Character, Integer, Vector
 
 _DATA_FRAME_CLASS = Character(["data.frame"])
@@ -159,66 +159,6 @@ def _explicit_row_names(row_names: Any) -> RValue:
             raise RValueError(f"duplicate row.names: {v}")
         seen.add(v)
     return value
-
-
-_R_RESERVED = {
-    "if",
-    "else",
-    "repeat",
-    "while",
-    "function",
-    "for",
-    "next",
-    "break",
-    "TRUE",
-    "FALSE",
-    "NULL",
-    "Inf",
-    "NaN",
-    "NA",
-    "NA_integer_",
-    "NA_real_",
-    "NA_character_",
-    "NA_complex_",
-    "in",
-}
-
-
-def make_names(names: list[str | None]) -> list[str]:
-    """R's ``make.names()``: syntactically valid names ("a b" -> "a.b", "1x" -> "X1x")."""
-    out = []
-    for name in names:
-        text = "NA" if name is None else name
-        fixed = re.sub(r"[^A-Za-z0-9._]", ".", text)
-        if not re.match(r"^([A-Za-z]|\.(?![0-9]))", fixed):
-            fixed = "X" + fixed
-        if fixed in _R_RESERVED or (name is None):
-            fixed = fixed + "."
-        out.append(fixed)
-    return out
-
-
-def make_unique(names: list[str], sep: str = ".") -> list[str]:
-    """R's ``make.unique()``: later duplicates get ``.1``, ``.2``, ... skipping names in use."""
-    seen = set(names)
-    counts: dict[str, int] = {}
-    out = []
-    first: set[str] = set()
-    for name in names:
-        if name not in first:
-            first.add(name)
-            out.append(name)
-            continue
-        k = counts.get(name, 0)
-        while True:
-            k += 1
-            candidate = f"{name}{sep}{k}"
-            if candidate not in seen:
-                break
-        counts[name] = k
-        seen.add(candidate)
-        out.append(candidate)
-    return out
 
 
 def r_list(*values: Any, **named: Any) -> List:

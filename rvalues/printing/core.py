@@ -18,56 +18,13 @@ from typing import Any
 import numpy as np
 
 from rvalues.format.strings import encode_string
+from rvalues.model.names import is_syntactic_name as is_valid_name
 from rvalues.printing import options
 from rvalues.printing.atomic import index_width
 from rvalues.printing.cells import cell_summary
 from rvalues.printing.matrix import print_array, print_matrix
 from rvalues.printing.values import classes, dimnames, strings
 from rvalues.printing.vector import print_named_vector, print_vector
-
-_RESERVED = frozenset(
-    {
-        "if",
-        "else",
-        "repeat",
-        "while",
-        "function",
-        "for",
-        "next",
-        "break",
-        "TRUE",
-        "FALSE",
-        "NULL",
-        "Inf",
-        "NaN",
-        "NA",
-        "NA_integer_",
-        "NA_real_",
-        "NA_character_",
-        "NA_complex_",
-        "in",
-    }
-)
-
-
-def is_valid_name(name: str) -> bool:
-    """R's ``isValidName``: a syntactic name, which prints without backticks.
-
-    >>> is_valid_name("a.b_1"), is_valid_name("a b"), is_valid_name(".2x"), is_valid_name("if")
-    (True, False, False, False)
-    """
-    if not name:
-        return False
-    first = name[0]
-    if first != "." and not first.isalpha():
-        return False
-    if first == "." and len(name) > 1 and name[1].isdigit():
-        return False
-    if not all(ch.isalnum() or ch in "._" for ch in name[1:]):
-        return False
-    if name == "...":
-        return True
-    return name not in _RESERVED
 
 
 def print_value(x: Any, tag: str = "", quote: bool = True) -> list[str]:
