@@ -64,7 +64,9 @@ def test_meaning_follows_the_class_attribute() -> None:
     listed = r_list(a=Integer([1, 2]))
     frame = listed.with_attributes({"class": "data.frame", "row.names": Integer([1, 2])})
     assert isinstance(frame, rv.DataFrame)
-    assert frame.attributes["row.names"].data.tolist() == [NA_INTEGER, 2]
+    assert frame.attributes["row.names"].data.tolist() == [1, 2]
+    longer = r_list(a=Integer([1, 2, 3])).with_attributes({"class": "data.frame", "row.names": [1, 2, 3]})
+    assert longer.attributes["row.names"].data.tolist() == [NA_INTEGER, 3]
     assert isinstance(frame.with_attributes({"class": None}), List)
     assert isinstance(Integer([1]).with_attributes({"levels": ["a"], "class": "factor"}), rv.Factor)
     assert isinstance(c(1.0).with_attributes({"class": "Date"}), rv.Date)
@@ -102,6 +104,8 @@ def test_constructors_name_the_bad_element() -> None:
         Character([1])
     with pytest.raises(RValueError, match="lone surrogate"):
         Character(["ok", "bad\udc80"])
+    with pytest.raises(RValueError, match=r"element 1 \('a\\x00b'\) holds an embedded nul"):
+        Character(["ok", "a\x00b"])
     with pytest.raises(RValueError, match="raw vectors have no NA"):
         rv.Raw([1, None])
 

@@ -139,8 +139,8 @@ def _row_names(r_new: RValue) -> RValue:
         values = r_new.data
         n = len(values)
         compact = n == 2 and values[0] == NA_INTEGER
-        if not compact and n > 0 and np.array_equal(values, np.arange(1, n + 1)):
-            # attr(x, "row.names") <- 1:n stores R's compact form c(NA, n)
+        if not compact and n > 2 and np.array_equal(values, np.arange(1, n + 1)):
+            # attr(x, "row.names") <- 1:n stores R's compact form c(NA, n) once that is shorter
             return Integer._wrap(_ro(np.array([NA_INTEGER, n], dtype=np.int32)))
     return r_new
 

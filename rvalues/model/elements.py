@@ -164,10 +164,16 @@ def character_storage(values: Any) -> np.ndarray:
 
 
 def check_encodable(strings: np.ndarray) -> None:
-    """Refuse strings R cannot hold: lone surrogates have no UTF-8 encoding."""
+    """Refuse strings R cannot hold: embedded NULs, and lone surrogates (no UTF-8 encoding)."""
     present = [s for s in strings.tolist() if s is not None]
+    joined = "".join(present)
+    if "\x00" in joined:
+        i = next(i for i, s in enumerate(strings.tolist()) if s is not None and "\x00" in s)
+        raise RValueError(
+            f"Character: element {i} ({strings[i]!r}) holds an embedded nul; R strings cannot hold NUL"
+        )
     try:
-        "".join(present).encode("utf-8")
+        joined.encode("utf-8")
     except UnicodeEncodeError:
         for i, s in enumerate(strings.tolist()):
             if s is None:
