@@ -19,8 +19,18 @@ from rvalues.construct import (
     r_list,
     unbox,
 )
-from rvalues.convert import as_r
+from rvalues.convert import (
+    ConversionWarning,
+    IntegerOverflowWarning,
+    PrecisionWarning,
+    as_r,
+    from_numpy,
+    from_pandas,
+    to_numpy,
+    to_pandas,
+)
 from rvalues.errors import RValueError
+from rvalues.json import register_hooks, signif, to_data, to_json
 from rvalues.model import (
     NULL,
     Character,
@@ -51,12 +61,14 @@ __all__ = [
     "TRUE",
     "Character",
     "Complex",
+    "ConversionWarning",
     "DataFrame",
     "Date",
     "Double",
     "Factor",
     "I",
     "Integer",
+    "IntegerOverflowWarning",
     "List",
     "Logical",
     "NA_character_",
@@ -65,6 +77,7 @@ __all__ = [
     "NA_real_",
     "NULLType",
     "POSIXct",
+    "PrecisionWarning",
     "RValue",
     "RValueError",
     "Raw",
@@ -80,9 +93,17 @@ __all__ = [
     "describe",
     "factor",
     "from_description",
+    "from_numpy",
+    "from_pandas",
     "identical",
     "matrix",
     "r_class",
     "r_list",
+    "register_hooks",
+    "signif",
+    "to_data",
+    "to_json",
+    "to_numpy",
+    "to_pandas",
     "unbox",
 ]

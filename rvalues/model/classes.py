@@ -37,9 +37,16 @@ def r_class(value: RValue) -> tuple[str, ...]:
     >>> r_class(matrix([1, 2, 3, 4], nrow=2)), r_class(Double([1.5]))
     (('matrix', 'array'), ('numeric',))
     """
-    explicit = explicit_class(value.attributes)
-    if explicit:
-        return explicit
+    return explicit_class(value.attributes) or implicit_class(value)
+
+
+def implicit_class(value: RValue) -> tuple[str, ...]:
+    """R's ``class(unclass(x))``: the class a value has without its class attribute.
+
+    >>> from rvalues import Double
+    >>> implicit_class(Double([1.5]).with_attributes({"class": "myclass"}))
+    ('numeric',)
+    """
     dim = value.attributes.get("dim")
     if dim is not None:
         return ("matrix", "array") if len(dim.data) == 2 else ("array",)

@@ -1,0 +1,131 @@
+"""``to_json`` and ``to_data`` (jsonlite's ``toJSON``), and cattrs hooks that apply them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rvalues.json.context import Ctx
+from rvalues.json.dispatch import encode
+from rvalues.json.options import JsonliteError, JsonOptions, Signif
+from rvalues.json.pretty import beautify
+from rvalues.model.base import RValue
+
+
+def _as_value(x: Any) -> RValue:
+    if isinstance(x, RValue):
+        return x
+    from rvalues.convert import as_r
+
+    return as_r(x)
+
+
+def encode_with(x: Any, options: JsonOptions) -> str:
+    """The JSON text of x under ``options`` (an already validated JsonOptions)."""
+    value = _as_value(x)
+    out = encode(value, Ctx.top(options))
+    if not isinstance(out, str):
+        # toJSON of an uncollapsed result (unbox()ed values): R returns the token vector
+        tokens = ["NA" if t is None else t for t in out.tolist()]
+        if len(tokens) != 1:
+            raise JsonliteError(
+                f"toJSON gave {len(tokens)} JSON texts for one value (jsonlite would return a "
+                "character vector); unbox() only length-1 values"
+            )
+        out = tokens[0]
+    pretty = options.pretty
+    if not isinstance(pretty, bool):
+        out = beautify(out, pretty)
+    return out
+
+
+def to_json(
+    x: Any,
+    *,
+    dataframe: str = "rows",
+    matrix: str = "rowmajor",
+    date: str = "ISO8601",
+    posixt: str = "string",
+    factor: str = "string",
+    complex: str = "string",
+    raw: str = "base64",
+    null: str = "list",
+    na: str | None = None,
+    auto_unbox: bool = False,
+    digits: int | float | Signif | None = 4,
+    pretty: bool | int | float = False,
+    force: bool = False,
+    keep_vec_names: bool = False,
+    always_decimal: bool = False,
+    rownames: bool | None = None,
+) -> str:
+    """jsonlite 1.8.4's ``toJSON(x, ...)``, byte for byte.
+
+    >>> from rvalues import c, NA_real_
+    >>> to_json(c(1.5, NA_real_, 3))
+    '[1.5,"NA",3]'
+    >>> to_json(c(1.5, NA_real_, 3), na="null", auto_unbox=True)
+    '[1.5,null,3]'
+    """
+    options = JsonOptions(
+        dataframe=dataframe,
+        matrix=matrix,
+        date=date,
+        posixt=posixt,
+        factor=factor,
+        complex=complex,
+        raw=raw,
+        null=null,
+        na=na,
+        auto_unbox=auto_unbox,
+        digits=digits,
+        pretty=pretty,
+        force=force,
+        keep_vec_names=keep_vec_names,
+        always_decimal=always_decimal,
+        rownames=rownames,
+    )
+    return encode_with(x, options)
+
+
+def data_with(x: Any, options: JsonOptions) -> Any:
+    """JSON-ready Python objects for x under ``options``."""
+    text = encode_with(x, options)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise JsonliteError(
+            f"the JSON text for this value is not JSON (raw='js' gives JavaScript): {text[:80]!r}"
+        ) from None
+
+
+def to_data(x: Any, **options: Any) -> Any:
+    """What ``to_json(x, **options)`` writes, as dict/list/str/int/float/bool/None.
+
+    >>> from rvalues import data_frame
+    >>> to_data(data_frame(x=[1, 2], y=["a", None]))
+    [{'x': 1, 'y': 'a'}, {'x': 2}]
+    """
+    return data_with(x, JsonOptions(**options))
+
+
+def register_hooks(converter: Any, options: JsonOptions | dict[str, Any] | None = None) -> Any:
+    """Make ``converter.unstructure`` turn any rvalues object into ``to_data`` output.
+
+    >>> import cattrs
+    >>> from rvalues import c
+    >>> conv = cattrs.Converter()
+    >>> _ = register_hooks(conv, {"auto_unbox": True})
+    >>> conv.unstructure({"n": c(1, 2), "s": c("a")})
+    {'n': [1, 2], 's': 'a'}
+    """
+    if options is None:
+        opts = JsonOptions()
+    elif isinstance(options, JsonOptions):
+        opts = options
+    else:
+        opts = JsonOptions(**options)
+    converter.register_unstructure_hook_func(
+        lambda cls: isinstance(cls, type) and issubclass(cls, RValue), lambda value: data_with(value, opts)
+    )
+    return converter

@@ -1,0 +1,217 @@
+"""Encoders for the atomic types (jsonlite's asJSON methods for logical, numeric, character,
+complex and raw). Each returns the collapsed text, or the token array when ``collapse`` is off.
+"""
+
+from __future__ import annotations
+
+import base64
+import warnings
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rvalues.json.context import Ctx
+from rvalues.json.numbers import int_to_char, num_to_char
+from rvalues.json.options import JsonliteError
+from rvalues.json.pretty import collapse
+from rvalues.json.strings import escape_array
+from rvalues.model.na import NA_INTEGER
+
+if TYPE_CHECKING:
+    from rvalues.model.base import RValue
+
+KEEP_VEC_NAMES_MESSAGE = (
+    "Input to asJSON(keep_vec_names=TRUE) is a named vector. In a future version of jsonlite, this "
+    "option will not be supported, and named vectors will be translated into arrays instead of "
+    "objects. If you want JSON object output, please use a named list instead. See ?toJSON."
+)
+
+
+class KeepVecNamesWarning(UserWarning):
+    """jsonlite's deprecation message for ``keep_vec_names=TRUE`` (an R message there)."""
+
+
+class Prefixed:
+    """Tokens into which the data-frame encoder's ``ctx.prefix`` has been folded."""
+
+    __slots__ = ("tokens",)
+
+    def __init__(self, tokens: np.ndarray) -> None:
+        self.tokens = tokens
+
+
+def finish(tokens: np.ndarray, ctx: Ctx, prefixed: bool = False) -> Any:
+    """Unbox a single token, return the tokens uncollapsed, or collapse them to an array.
+
+    ``prefixed``: the tokens carry ``ctx.prefix`` (only ever set with ``collapse`` off).
+    """
+    if ctx.prefix is not None:
+        return Prefixed(tokens) if prefixed else tokens
+    if ctx.auto_unbox and len(tokens) == 1:
+        return tokens[0]
+    if ctx.collapse:
+        # only na="NA" (data-frame rows) makes None tokens
+        return collapse(tokens.tolist(), inner=True, indent=ctx.indent, may_have_na=ctx.na == "NA")
+    return tokens
+
+
+def has_names(x: RValue) -> bool:
+    names = x.attributes.get("names")
+    return names is not None and len(names.data) > 0
+
+
+def keep_names_list(x: RValue, elements: list[RValue], ctx: Ctx, **passed: Any) -> Any:
+    """The keep_vec_names branch: ``asJSON(as.list(x), auto_unbox = TRUE, ...)`` (indent dropped)."""
+    from rvalues.json.lists import encode_list
+
+    warnings.warn(KEEP_VEC_NAMES_MESSAGE, KeepVecNamesWarning, stacklevel=2)
+    child = ctx.but(auto_unbox=True, indent=None, keep_vec_names=False, always_decimal=False, **passed)
+    return encode_list(elements, x.attributes["names"].data.tolist(), child)
+
+
+def _as_list(x: RValue) -> list[RValue]:
+    """R's ``as.list`` of an atomic vector: bare length-1 vectors."""
+    from rvalues.model.vectors import ATOMIC_TYPES
+
+    base = ATOMIC_TYPES[x.r_type]
+    return [base._wrap(x.data[i : i + 1]) for i in range(len(x.data))]
+
+
+_BOOL = np.array(["false", "true"], dtype=object)
+
+
+def encode_logical(x: RValue, ctx: Ctx) -> Any:
+    """true/false; NA as null ("NA" with na="string", omitted in data-frame rows)."""
+    if ctx.keep_vec_names and has_names(x):
+        return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
+    na = ctx.na or "null"
+    data = x.data
+    lead = ctx.prefix or ""
+    na_token = None if na == "NA" else lead + ('"NA"' if na == "string" else "null")
+    table = np.array([lead + "false", lead + "true", na_token], dtype=object)
+    codes = (data == 1).view(np.uint8)
+    missing = data == NA_INTEGER
+    if missing.any():
+        codes = np.where(missing, 2, codes)
+    return finish(table[codes], ctx, prefixed=True)
+
+
+def encode_numeric(x: RValue, ctx: Ctx) -> Any:
+    """Integers and doubles by num_to_char; NA, NaN and Inf as strings unless na="null"."""
+    if ctx.keep_vec_names and has_names(x):
+        return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
+    na = ctx.na or "string"
+    lead = ctx.prefix or ""
+    if x.r_type in ("integer", "logical"):
+        tokens = int_to_char(x.data, na, lead)
+    else:
+        tokens = num_to_char(x.data, ctx.precision, na, ctx.use_signif, ctx.always_decimal, lead)
+    return finish(tokens, ctx, prefixed=True)
+
+
+def character_na_token(ctx: Ctx) -> str | None:
+    """The token the character method writes for NA under ``ctx.na``."""
+    return {"null": "null", "string": '"NA"', "NA": None}[ctx.na or "null"]
+
+
+def encode_character(x: RValue, ctx: Ctx) -> Any:
+    """Escaped strings; NA as null ("NA" with na="string")."""
+    if ctx.keep_vec_names and has_names(x):
+        return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
+    return finish(escape_array(x.data, character_na_token(ctx)), ctx)
+
+
+def encode_coded_strings(codes: np.ndarray, labels: np.ndarray, ctx: Ctx) -> Any:
+    """The character method for ``labels[codes]`` (code -1: NA), escaping each label once."""
+    table = np.empty(len(labels) + 1, dtype=object)
+    table[:-1] = escape_array(labels, character_na_token(ctx))
+    table[-1] = character_na_token(ctx)
+    if ctx.prefix:
+        table[:-1] = [ctx.prefix + t for t in table[:-1].tolist()]
+        if table[-1] is not None:
+            table[-1] = ctx.prefix + table[-1]
+    return finish(table[codes], ctx, prefixed=True)
+
+
+def character_from(values: np.ndarray, names: Any = None) -> RValue:
+    """A character vector (object array of str/None), optionally named."""
+    from rvalues.model.vectors import Character
+
+    out = Character._wrap(values)
+    return out if names is None else Character._wrap(values, {"names": names})
+
+
+def encode_complex(x: RValue, ctx: Ctx) -> Any:
+    """complex="string": R's format() of each element; "list": {"real": [..], "imaginary": [..]}."""
+    na = ctx.na or "string"
+    data = x.data
+    if ctx.complex == "string":
+        if len(data) and ctx.precision is None:
+            raise JsonliteError("invalid value -2147483648 for 'digits' argument")
+        if len(data) and (ctx.precision < 1 or ctx.precision > 22):
+            raise JsonliteError(f"invalid value {ctx.precision} for 'digits' argument")
+        from rvalues.format.complex import format_complex
+
+        text = np.asarray(format_complex(data, ctx.precision), dtype=object)
+        bad = ~(np.isfinite(data.real) & np.isfinite(data.imag))
+        if bad.any() and na in ("null", "NA"):
+            text = text.copy()
+            text[bad] = None
+        from rvalues.json.dispatch import encode
+
+        return encode(character_from(text, x.attributes.get("names")), ctx.but(na=na, oldna=None))
+    if na == "NA":
+        na = ctx.oldna
+    from rvalues.json.lists import encode_list
+    from rvalues.model.vectors import Double
+
+    kept = {k: v for k, v in x.attributes.items() if k in ("names", "dim", "dimnames")}
+    parts = [
+        Double._wrap(np.ascontiguousarray(data.real), kept),
+        Double._wrap(np.ascontiguousarray(data.imag), kept),
+    ]
+    return encode_list(parts, ["real", "imaginary"], ctx.but(na=na, oldna=None, collapse=True, is_df=False))
+
+
+def base64_lines(data: bytes) -> str:
+    """jsonlite's base64: standard alphabet, a line feed after every full 72 output characters."""
+    text = base64.b64encode(data).decode("ascii")
+    chunks = [text[i : i + 72] for i in range(0, len(text), 72)]
+    return "".join(c + "\n" if len(c) == 72 else c for c in chunks)
+
+
+def hex_strings(data: np.ndarray) -> np.ndarray:
+    """R 4.2's ``as.character.hexmode`` of raw bytes: lowercase, unpadded."""
+    table = np.array([f"{i:x}" for i in range(256)], dtype=object)
+    return table[data]
+
+
+def encode_raw(x: RValue, ctx: Ctx) -> Any:
+    """raw="base64" (one string), "hex", "int", "mongo" ({"$binary": ..}) or "js" (not JSON)."""
+    from rvalues.json.dispatch import encode
+
+    data = x.data
+    if ctx.raw == "mongo":
+        type_attr = x.attributes.get("type")
+        kind = "5" if type_attr is None or not len(type_attr.data) else _as_text(type_attr)
+        from rvalues.json.strings import escape
+
+        return '{"$binary":' + escape(base64_lines(data.tobytes())) + ',"$type":' + escape(kind) + "}"
+    if ctx.raw == "hex":
+        return encode(character_from(hex_strings(data), x.attributes.get("names")), ctx)
+    if ctx.raw == "int":
+        from rvalues.model.vectors import Integer
+
+        return encode(Integer._wrap(data.astype(np.int32)), ctx)
+    if ctx.raw == "js":
+        return "(new Uint8Array(" + "[" + ",".join(map(str, data.tolist())) + "]))"
+    return encode(character_from(np.array([base64_lines(data.tobytes())], dtype=object)), ctx)
+
+
+def _as_text(value: RValue) -> str:
+    first = value.data[0]
+    if value.r_type == "character":
+        return str(first)
+    if value.r_type == "double":
+        return format(float(first), "g")
+    return str(first)

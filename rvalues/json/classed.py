@@ -1,0 +1,230 @@
+"""Encoders for factors, dates and date-times (jsonlite's asJSON methods for factor, Date, POSIXt)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rvalues.json.context import Ctx
+from rvalues.json.pretty import collapse
+from rvalues.json.times import epoch_ms, format_date, format_posixct
+from rvalues.model.na import NA_INTEGER, NA_REAL
+
+
+def _character(values: np.ndarray, names: Any = None) -> Any:
+    from rvalues.model.vectors import Character
+
+    return Character._wrap(values) if names is None else Character._wrap(values, {"names": names})
+
+
+def _double(values: np.ndarray, names: Any = None) -> Any:
+    from rvalues.model.vectors import Double
+
+    return Double._wrap(values) if names is None else Double._wrap(values, {"names": names})
+
+
+def encode_factor(x: Any, ctx: Ctx) -> Any:
+    """The labels as strings, or with factor="integer" the codes."""
+    from rvalues.json.dispatch import encode, implicit_class
+
+    if ctx.factor == "integer":
+        return encode(x, ctx.but(keep_vec_names=False), implicit_class(x))
+    levels = x.attributes.get("levels")
+    table = np.array([] if levels is None else levels.data.tolist(), dtype=object)
+    codes = np.asarray(x.data, dtype=np.int64)
+    codes = np.where(codes == NA_INTEGER, -1, codes - 1)
+    names = x.attributes.get("names") if ctx.keep_vec_names else None
+    if names is None or not len(names.data):
+        from rvalues.json.atomic import encode_coded_strings
+
+        return encode_coded_strings(codes, table, ctx)
+    labels = np.append(table, None)[codes]
+    return encode(_character(labels, names), ctx)
+
+
+def encode_date(x: Any, ctx: Ctx) -> Any:
+    """Date="ISO8601": format(x) as strings; "epoch": the day counts as numbers."""
+    from rvalues.json.dispatch import encode
+
+    names = x.attributes.get("names")
+    data = np.asarray(x.data, dtype=np.float64) if x.r_type == "double" else _int_days(x.data)
+    child = ctx.but(always_decimal=False)
+    if ctx.date == "epoch":
+        if x.r_type == "integer":
+            from rvalues.model.vectors import Integer
+
+            bare = Integer._wrap(x.data) if names is None else Integer._wrap(x.data, {"names": names})
+            return encode(bare, child)
+        return encode(_double(x.data, names), child)
+    if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > 2147483647).any():
+        return encode(_character(format_date(data), names), child)
+    from rvalues.json.atomic import encode_coded_strings
+
+    # format each distinct day once
+    finite = np.isfinite(data)
+    codes = np.empty(len(data), dtype=np.int64)
+    uniq, inverse = _unique_days(np.floor(data[finite]))
+    codes[finite] = inverse
+    odd = data[~finite]
+    codes[~finite] = len(uniq) + np.arange(len(odd))
+    labels = format_date(np.concatenate([uniq, odd]))
+    missing = np.equal(labels, None)
+    if missing.any():
+        codes = np.where(missing[codes], -1, codes)
+        labels = np.where(missing, "", labels).astype(object)
+    return encode_coded_strings(codes, labels, child)
+
+
+def _unique_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(days, return_inverse=True)`` in O(n) when the days span a modest range."""
+    if not len(days):
+        return days, np.zeros(0, dtype=np.int64)
+    low, high = days.min(), days.max()
+    if high - low > 4 * len(days) + 1024:
+        return np.unique(days, return_inverse=True)  # type: ignore[no-any-return]
+    offset = (days - low).astype(np.int64)
+    used = np.zeros(int(high - low) + 1, dtype=bool)
+    used[offset] = True
+    position = np.cumsum(used) - 1
+    return np.flatnonzero(used) + low, position[offset]
+
+
+def _int_days(data: np.ndarray) -> np.ndarray:
+    out = data.astype(np.float64)
+    out[data == NA_INTEGER] = NA_REAL
+    return out
+
+
+def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:
+    """``as.POSIXct(<POSIXlt>)``: seconds since the epoch from the broken-down fields."""
+    from rvalues.json.times import _offsets
+
+    fields = dict(zip(x.keys(), x.data))
+
+    def col(name: str) -> np.ndarray:
+        return np.asarray(fields[name].data, dtype=np.float64)
+
+    year, mon, mday = col("year") + 1900, col("mon"), col("mday")
+    days = _days_from_civil(year, mon + 1, mday)
+    local = days * 86400 + col("hour") * 3600 + col("min") * 60 + col("sec")
+    tzone = _tzone(x)
+    if "gmtoff" in fields:
+        off = col("gmtoff")
+        if not np.isnan(off).any():
+            return local - off, tzone
+    guess = np.where(np.isfinite(local), local, 0).astype(np.int64)
+    off = _offsets(guess, tzone)
+    off = _offsets(guess - off, tzone)
+    return local - off, tzone
+
+
+def _days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
+    y = y - (m <= 2)
+    era = np.floor_divide(y, 400)
+    yoe = y - era * 400
+    mp = np.where(m > 2, m - 3, m + 9)
+    doy = np.floor_divide(153 * mp + 2, 5) + d - 1
+    doe = yoe * 365 + np.floor_divide(yoe, 4) - np.floor_divide(yoe, 100) + doy
+    return era * 146097 + doe - 719468
+
+
+def _tzone(x: Any) -> str | None:
+    tzone = x.attributes.get("tzone")
+    return None if tzone is None or not len(tzone.data) else tzone.data[0]
+
+
+def encode_posixt(x: Any, ctx: Ctx) -> Any:
+    """POSIXt="string"/"ISO8601" (in the value's zone), "epoch" (ms) or "mongo" ({"$date": ms})."""
+    from rvalues.json.dispatch import encode
+
+    if x.r_type == "list":
+        seconds, tzone = posixlt_seconds(x)
+        names = None
+    else:
+        seconds = np.asarray(x.data, dtype=np.float64)
+        tzone, names = _tzone(x), x.attributes.get("names")
+    if ctx.posixt == "mongo":
+        return _mongo(seconds, ctx, names)
+    if ctx.posixt == "epoch":
+        return encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
+    if x.r_type == "list":
+        text = _posixlt_text(x, ctx.posixt)
+    else:
+        text = format_posixct(seconds, tzone, ctx.posixt)
+    return encode(_character(text, names), ctx.but(always_decimal=False))
+
+
+def _posixlt_text(x: Any, style: str) -> np.ndarray:
+    from rvalues.json.times import _TWO, _ymd
+
+    fields = dict(zip(x.keys(), x.data))
+    sec = np.asarray(fields["sec"].data, dtype=np.float64)
+    mins = np.asarray(fields["min"].data, dtype=np.int64)
+    hour = np.asarray(fields["hour"].data, dtype=np.int64)
+    year = np.asarray(fields["year"].data, dtype=np.float64) + 1900
+    days = _days_from_civil(
+        year, np.asarray(fields["mon"].data) + 1.0, np.asarray(fields["mday"].data, dtype=np.float64)
+    )
+    out = np.empty(len(sec), dtype=object)
+    ok = np.isfinite(sec) & np.isfinite(days)
+    date = _ymd(days[ok].astype(np.int64))
+    if style == "string" and ((sec[ok] == 0) & (mins[ok] == 0) & (hour[ok] == 0)).all():
+        out[ok] = date.astype(object)
+        return out
+    s = np.floor(sec[ok]).astype(np.int64)
+    hms = np.strings.add(
+        np.strings.add(np.strings.add(_TWO[hour[ok]], ":"), _TWO[mins[ok]]), np.strings.add(":", _TWO[s])
+    )
+    out[ok] = np.strings.add(np.strings.add(date, "T" if style == "ISO8601" else " "), hms).astype(object)
+    return out
+
+
+def _vector_row_names(names: Any, n: int) -> Any:
+    """``as.data.frame(<named vector>)``: unique names become the row names."""
+    from rvalues.model.frames import automatic_row_names
+
+    if names is None or not n:
+        return automatic_row_names(n)
+    values = names.data.tolist()
+    if len(set(values)) != len(values):
+        return automatic_row_names(n)
+    if None in values:
+        from rvalues.json.options import JsonliteError
+
+        raise JsonliteError("row names contain missing values")
+    return names
+
+
+def _mongo(seconds: np.ndarray, ctx: Ctx, names: Any = None) -> Any:
+    """``{"$date": ms}`` per element through a one-column data frame (jsonlite's own route)."""
+    from rvalues.json.dispatch import encode
+    from rvalues.json.frames import encode_frame
+    from rvalues.model.lists import List
+    from rvalues.model.vectors import Character
+
+    frame = List._wrap(
+        (_double(epoch_ms(seconds)),),
+        {
+            "names": Character._wrap(np.array(["$date"], dtype=object)),
+            "class": Character._wrap(np.array(["data.frame"], dtype=object)),
+            "row.names": _vector_row_names(names, len(seconds)),
+        },
+    )
+    frame_ctx = ctx.but(precision=None, use_signif=False, always_decimal=False, indent=None, collapse=False)
+    tmp = encode_frame(frame, frame_ctx)
+    tmp = [tmp] if isinstance(tmp, str) else list(tmp)
+    missing = np.flatnonzero(np.isnan(seconds))
+    if len(tmp) < len(seconds):
+        # `tmp[is.na(x)] <- ...` extends tmp to the length of its logical subscript
+        tmp += [None] * (len(seconds) - len(tmp))
+    if len(missing):
+        na_token = encode(Character._wrap(np.array([None], dtype=object)), ctx.but(collapse=False))
+        na_token = na_token[0] if isinstance(na_token, np.ndarray) else na_token
+        for i in missing.tolist():
+            while len(tmp) <= i:
+                tmp.append(None)
+            tmp[i] = na_token
+    if ctx.collapse:
+        return collapse(tmp, inner=False, indent=ctx.indent)
+    return np.array(tmp, dtype=object)

@@ -1,0 +1,138 @@
+"""Which encoder runs for a value: jsonlite's S4 dispatch on the class vector.
+
+The first class picks the method (with R's registered inheritance: ``ordered`` is a factor,
+``POSIXct`` a ``POSIXt``, ``integer`` ``numeric``); an unknown first class goes to the ANY method,
+which drops it and retries, and at the last class errors (or, with ``force``, unclasses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rvalues.json import arrays, atomic, classed, frames, lists
+from rvalues.json.context import Ctx
+from rvalues.json.options import JsonliteError
+from rvalues.model.base import RValue
+from rvalues.model.classes import implicit_class
+
+
+def _asis(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    rest = tuple(dict.fromkeys(c for c in cls if c != "AsIs"))
+    from rvalues.model.vectors import Vector
+
+    child = ctx.but(auto_unbox=False) if isinstance(x, Vector) and len(x.data) == 1 else ctx
+    return encode(x, child, rest or implicit_class(x))
+
+
+def _scalar(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    return encode(x, ctx.but(collapse=False), cls[1:] if len(cls) > 1 else implicit_class(x))
+
+
+def _null(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    return lists.encode_null(ctx)
+
+
+def _list(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    if x.r_type != "list":
+        return _any(x, ctx, cls)
+    names = x.attributes.get("names")
+    return lists.encode_list(x.data, None if names is None else names.data.tolist(), ctx)
+
+
+def _typed(kind: tuple[str, ...], method: Callable[[RValue, Ctx], Any]) -> Callable[..., Any]:
+    def run(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+        if x.r_type not in kind:
+            return _any(x, ctx, cls)
+        return method(x, ctx)
+
+    return run
+
+
+def _json(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    from rvalues.model.vectors import Character
+
+    if x.r_type != "character":
+        return _any(x, ctx, cls)
+    return encode(Character._wrap(x.data), ctx)
+
+
+def _ts(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    from rvalues.json.arrays import _bare
+
+    if x.r_type == "list":
+        return _any(x, ctx, cls)
+    return encode(_bare(x, x.data), ctx)
+
+
+METHODS: dict[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = {
+    "AsIs": _asis,
+    "scalar": _scalar,
+    "NULL": _null,
+    "logical": _typed(("logical",), atomic.encode_logical),
+    "numeric": _typed(("integer", "double"), atomic.encode_numeric),
+    "integer": _typed(("integer", "double"), atomic.encode_numeric),
+    "double": _typed(("integer", "double"), atomic.encode_numeric),
+    "character": _typed(("character",), atomic.encode_character),
+    "complex": _typed(("complex",), atomic.encode_complex),
+    "raw": _typed(("raw",), atomic.encode_raw),
+    "factor": _typed(("integer",), classed.encode_factor),
+    "ordered": _typed(("integer",), classed.encode_factor),
+    "Date": _typed(("double", "integer"), classed.encode_date),
+    "POSIXct": _typed(("double", "integer"), classed.encode_posixt),
+    "POSIXlt": _typed(("list",), classed.encode_posixt),
+    "POSIXt": _typed(("double", "integer", "list"), classed.encode_posixt),
+    "list": _list,
+    "pairlist": _list,
+    "data.frame": _typed(("list",), frames.encode_frame),
+    "matrix": lambda x, ctx, cls: arrays.encode_array(x, ctx),
+    "array": lambda x, ctx, cls: arrays.encode_array(x, ctx),
+    "json": _json,
+    "ts": _ts,
+}
+
+# methods that make tokens themselves (or pass on to one that does) and may fold in ctx.prefix
+_PREFIX_SAFE = {
+    "AsIs",
+    "scalar",
+    "logical",
+    "numeric",
+    "integer",
+    "double",
+    "character",
+    "factor",
+    "ordered",
+    "Date",
+}
+
+# asJSON methods that exist for exactly these implicit classes (what force=TRUE may unclass to)
+_EXACT = {"numeric", "character", "logical", "list", "matrix", "array", "complex", "raw", "NULL"}
+
+
+def _any(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    if len(cls) > 1:
+        return encode(x, ctx, cls[1:])
+    if ctx.force:
+        base = implicit_class(x)
+        if base[0] in _EXACT:
+            return encode(x, ctx, base)
+        return "{}"
+    raise JsonliteError(f"No method asJSON S3 class: {cls[0]}")
+
+
+def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
+    """``asJSON(x, ...)``: the JSON text (or, with ``collapse`` off, the token array) of x.
+
+    ``cls`` stands in for ``class(x)`` where jsonlite has changed the class on the way down.
+    """
+    if cls is None:
+        cls = x.r_class
+    method = METHODS.get(cls[0]) if cls else None
+    if ctx.prefix is not None and cls and cls[0] not in _PREFIX_SAFE:
+        ctx = ctx.but(prefix=None)
+    if method is None:
+        return _any(x, ctx, cls)
+    return method(x, ctx, cls)
+
+
+__all__ = ["encode", "implicit_class"]

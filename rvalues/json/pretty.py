@@ -1,0 +1,351 @@
+"""Joining tokens into arrays and objects, compact or in jsonlite's pretty layout, and the
+``pretty=<number>`` yajl re-format (jsonlite 1.8.4's ``prettify``).
+
+``indent=None`` is jsonlite's ``NA`` (compact); an int is the pretty indent of the enclosing value.
+A token None is R's NA_character_: skipped in objects, written ``NA`` in arrays (as jsonlite's C).
+
+>>> collapse(["1", "2"], inner=False, indent=0)
+'[\\n  1,\\n  2\\n]'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from rvalues.json.options import JsonliteError
+
+Tokens = Sequence[str | None]
+
+
+def _texts(tokens: Tokens) -> list[str]:
+    texts = list(tokens)
+    if None in texts:
+        return ["NA" if t is None else t for t in texts]
+    return texts  # type: ignore[return-value]
+
+
+def collapse(tokens: Tokens, inner: bool = True, indent: int | None = None, may_have_na: bool = True) -> str:
+    """jsonlite's ``collapse``: ``[a,b]``, ``[a, b]`` (inner) or one element per line (outer).
+
+    ``may_have_na=False`` promises no token is None (skips the check).
+    """
+    texts = _texts(tokens) if may_have_na else tokens
+    if indent is None:
+        return "[" + ",".join(texts) + "]"
+    if inner:
+        return "[" + ", ".join(texts) + "]"
+    if not texts:
+        return "[]"
+    pad = "\n" + " " * (indent + 2)
+    return "[" + pad + ("," + pad).join(texts) + "\n" + " " * indent + "]"
+
+
+def collapse_object(keys: Sequence[str], values: Tokens, indent: int | None = None) -> str:
+    """jsonlite's ``collapse_object``: ``{k:v}`` skipping NA values; pretty keys at indent+2."""
+    pairs = [(k, v) for k, v in zip(keys, values) if v is not None]
+    if indent is None:
+        pieces = ["{"]
+        for k, v in pairs:
+            pieces += (k, ":", v, ",")
+        if pairs:
+            pieces[-1] = "}"
+        else:
+            pieces.append("}")
+        return "".join(pieces)
+    if not pairs:
+        return "{}"
+    pad = "\n" + " " * (indent + 2)
+    return "{" + pad + ("," + pad).join(k + ": " + v for k, v in pairs) + "\n" + " " * indent + "}"
+
+
+class RowPieces:
+    """The text of many rows as parallel columns of pieces (row i is the i-th piece of each).
+
+    Joining them once is far cheaper than building a string per row.
+    """
+
+    def __init__(self, nrow: int) -> None:
+        self.nrow = nrow
+        self.columns: list[Any] = []
+        self._constant: str | None = None
+
+    def add(self, piece: str | np.ndarray) -> None:
+        """Append a piece to every row: one string for all, or an object array of str."""
+        if isinstance(piece, str):
+            if self._constant is not None:
+                self._constant += piece
+            else:
+                self._constant = piece
+            return
+        self._settle()
+        self.columns.append(piece)
+
+    def _settle(self) -> None:
+        if self._constant is not None:
+            self.columns.append([self._constant] * self.nrow)
+            self._constant = None
+
+    def _flat(self, sep: str | None = None) -> tuple[list[str], int]:
+        """All pieces in row order, and the number per row (``sep`` ends every row)."""
+        if sep is not None and self._constant is not None:
+            self._constant += sep
+            sep = None
+        self._settle()
+        columns = [c if isinstance(c, list) else c.tolist() for c in self.columns]
+        if sep is not None:
+            columns.append([sep] * self.nrow)
+        width = len(columns)
+        flat: list[str] = [""] * (self.nrow * width)
+        for k, col in enumerate(columns):
+            flat[k::width] = col
+        return flat, width
+
+    def rows(self) -> np.ndarray:
+        """One string per row."""
+        flat, width = self._flat()
+        return np.array(["".join(flat[i : i + width]) for i in range(0, len(flat), width)], dtype=object)
+
+    def text(self, indent: int | None) -> str:
+        """``collapse(rows, inner = FALSE, indent)`` in one join."""
+        if not self.nrow:
+            return "[]"
+        if indent is None:
+            opening, sep, closing = "[", ",", "]"
+        else:
+            pad = "\n" + " " * (indent + 2)
+            opening, sep, closing = "[" + pad, "," + pad, "\n" + " " * indent + "]"
+        flat, _ = self._flat(sep)
+        flat[0] = opening + flat[0]
+        flat[-1] = flat[-1][: len(flat[-1]) - len(sep)] + closing
+        return "".join(flat)
+
+
+def _blank_missing(col: np.ndarray, missing: np.ndarray, fill: str) -> np.ndarray:
+    if not missing.any():
+        return col
+    out = col.copy()
+    out[missing] = fill
+    return out
+
+
+def array_rows(columns: Sequence[np.ndarray], nrow: int, indent: int | None = None) -> RowPieces:
+    """One array per row (``[a,b]``, pretty ``[a, b]``); NA tokens are written ``NA``."""
+    sep = "," if indent is None else ", "
+    out = RowPieces(nrow)
+    out.add("[")
+    for j, col in enumerate(columns):
+        if j:
+            out.add(sep)
+        out.add(_blank_missing(col, np.equal(col, None), "NA"))
+    out.add("]")
+    return out
+
+
+class ObjectRows:
+    """Builds one object per row, a column at a time (``row_collapse_object``): keys in column
+    order, NA cells (None) omitted.
+
+    ``lead(key)`` is the text before a field when it is the same for every row (the first
+    column's, or any once every row has a field); an encoder may fold it into its tokens.
+    """
+
+    def __init__(self, nrow: int, indent: int | None = None) -> None:
+        if indent is None:
+            self.first, self.nxt, self.colon, self.close = "", ",", ":", "}"
+        else:
+            pad = "\n" + " " * (indent + 2)
+            self.first, self.nxt, self.colon = pad, "," + pad, ": "
+            self.close = "\n" + " " * indent + "}"
+        self.pieces = RowPieces(nrow)
+        self.nrow = nrow
+        self.count = 0
+        self.seen = np.zeros(nrow, dtype=bool)
+        self.all_seen = False
+
+    def lead(self, key: str) -> str | None:
+        if self.count == 0:
+            return "{" + self.first + key + self.colon
+        return self.nxt + key + self.colon if self.all_seen else None
+
+    def add(self, key: str, col: np.ndarray, prefixed: bool = False) -> None:
+        """Add a column of tokens; ``prefixed``: they already start with ``lead(key)``."""
+        missing = np.equal(col, None)
+        any_missing = bool(missing.any())
+        if self.count == 0 and not prefixed:
+            self.pieces.add("{")
+        elif self.count == 0 and any_missing:
+            # prefixed tokens carry the opening brace; rows whose first cell is omitted need one
+            self.pieces.add(np.array(["", "{"], dtype=object)[missing.view(np.int8)])
+        if not prefixed:
+            lead = (self.nxt if self.count else self.first) + key + self.colon
+            if self.all_seen and not any_missing:
+                self.pieces.add(lead)
+            else:
+                # 0: omitted cell, 1: a field after another, 2: the row's first field
+                choice = np.array(["", lead, self.first + key + self.colon], dtype=object)
+                which = (~missing).astype(np.int8)
+                if self.count and not self.all_seen:
+                    which[~self.seen & ~missing] = 2
+                self.pieces.add(choice[which])
+        self.pieces.add(_blank_missing(col, missing, "") if any_missing else col)
+        self.seen |= ~missing
+        self.all_seen = bool(self.seen.all())
+        self.count += 1
+
+    def finish(self) -> RowPieces:
+        if not self.count:
+            self.pieces.add("{")
+        if self.all_seen:
+            self.pieces.add(self.close)
+        else:
+            self.pieces.add(np.array(["}", self.close], dtype=object)[self.seen.view(np.int8)])
+        return self.pieces
+
+
+def object_rows(
+    keys: Sequence[str], columns: Sequence[np.ndarray], nrow: int, indent: int | None = None
+) -> RowPieces:
+    """One object per row, keys in column order, NA cells omitted (``row_collapse_object``)."""
+    rows = ObjectRows(nrow, indent)
+    for key, col in zip(keys, columns):
+        rows.add(key, col)
+    return rows.finish()
+
+
+def row_collapse(columns: Sequence[np.ndarray], nrow: int, indent: int | None = None) -> np.ndarray:
+    """One array per row from per-column token arrays (object arrays of str/None).
+
+    >>> row_collapse([np.array(["1", "2"], object), np.array(["3", "4"], object)], 2).tolist()
+    ['[1,3]', '[2,4]']
+    """
+    return array_rows(columns, nrow, indent).rows()
+
+
+def row_collapse_object(
+    keys: Sequence[str], columns: Sequence[np.ndarray], nrow: int, indent: int | None = None
+) -> np.ndarray:
+    """One object per row (keys in column order, NA cells omitted), vectorized over rows.
+
+    >>> cols = [np.array(["1", None], object), np.array(["true", "false"], object)]
+    >>> row_collapse_object(['"a"', '"b"'], cols, 2).tolist()
+    ['{"a":1,"b":true}', '{"b":false}']
+    """
+    return object_rows(keys, columns, nrow, indent).rows()
+
+
+# -- pretty=<number>: yajl's beautifier ---------------------------------------------------------
+
+
+class _Number(str):
+    """A number token kept as its text."""
+
+
+def _yajl_string(text: str) -> str:
+    out = []
+    prev = ""
+    for ch in text:
+        code = ord(ch)
+        if ch == "\r":
+            out.append("\\r")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "/" and prev == "<":
+            out.append("\\/")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\f":
+            out.append("\\f")
+        elif ch == "\b":
+            out.append("\\b")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 32:
+            out.append(f"\\u00{code:02X}")
+        else:
+            out.append(ch)
+        prev = ch
+    return '"' + "".join(out) + '"'
+
+
+def beautify(text: str, spaces: int | float) -> str:
+    """``pretty=<number>``: re-emit compact JSON as jsonlite 1.8.4's yajl generator does.
+
+    >>> beautify("[1,2]", 2)
+    '[\\n  1,\\n  2\\n]\\n'
+    """
+    unit = " " * int(spaces)
+    try:
+        tree = json.loads(
+            text,
+            parse_float=_Number,
+            parse_int=_Number,
+            parse_constant=_Number,
+            object_pairs_hook=lambda pairs: ("obj", pairs),
+        )
+    except json.JSONDecodeError as err:
+        raise JsonliteError(_yajl_error(text, err.pos)) from None
+    out: list[str] = []
+
+    def emit(node: Any, depth: int) -> None:
+        if isinstance(node, tuple):
+            pairs = node[1]
+            out.append("{\n")
+            for i, (key, value) in enumerate(pairs):
+                if i:
+                    out.append(",\n")
+                out.append(unit * (depth + 1) + _yajl_string(key) + ": ")
+                emit_inline(value, depth + 1)
+            out.append("\n" + unit * depth + "}")
+        elif isinstance(node, list):
+            out.append("[\n")
+            for i, value in enumerate(node):
+                if i:
+                    out.append(",\n")
+                out.append(unit * (depth + 1))
+                emit_inline(value, depth + 1)
+            out.append("\n" + unit * depth + "]")
+        else:
+            out.append(_atom(node))
+
+    def emit_inline(node: Any, depth: int) -> None:
+        emit(node, depth)
+
+    emit(tree, 0)
+    return "".join(out) + "\n"
+
+
+def _yajl_error(text: str, pos: int) -> str:
+    """yajl's verbose message for an invalid character at ``pos`` (what raw="js" leads to);
+    its context window counts bytes of UTF-8."""
+    data = text.encode("utf-8", "surrogatepass")
+    offset = len(text[:pos].encode("utf-8", "surrogatepass")) + 1
+    spaces = 40 - offset if offset < 30 else 10
+    start = offset - 30 if offset >= 30 else 0
+    shown = data[start : min(len(data), offset + 30)].decode("utf-8", "ignore")
+    shown = shown.replace("\n", " ").replace("\r", " ")
+    return (
+        "lexical error: invalid char in json text.\n"
+        + " " * spaces
+        + shown
+        + "\n"
+        + " " * 21
+        + "(right here) ------^\n"
+    )
+
+
+def _atom(node: Any) -> str:
+    if node is None:
+        return "null"
+    if node is True:
+        return "true"
+    if node is False:
+        return "false"
+    if isinstance(node, _Number):
+        return str(node)
+    return _yajl_string(node)

@@ -1,0 +1,65 @@
+"""jsonlite's string escaping (src/escape_chars.c), one C call per element.
+
+jsonlite escapes ``"`` ``\\`` and the control characters (``\\n`` ``\\r`` ``\\t`` ``\\b`` ``\\f``,
+others as lowercase ``\\u00xx``), ``/`` only right after ``<``, and copies everything else raw.
+The stdlib's C ``encode_basestring`` does exactly the first part; ``</`` is fixed after.
+
+>>> escape("</script>\\x01é")
+'"<\\\\/script>\\\\u0001é"'
+"""
+
+from __future__ import annotations
+
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
+
+import numpy as np
+
+from rvalues.errors import RValueError
+
+
+def escape(text: str) -> str:
+    """One string as a JSON string token, escaped as jsonlite does."""
+    if not text.isascii():
+        check_encodable(text, "a string")
+    out = encode_basestring(text)
+    return out.replace("</", "<\\/") if "</" in text else out
+
+
+def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
+    """Tokens for an object array of str (None is NA): NA becomes ``null``, ``"NA"`` or None.
+
+    >>> escape_array(np.array(["a", None], dtype=object)).tolist()
+    ['"a"', 'null']
+    """
+    missing = np.equal(values, None)
+    out = np.empty(len(values), dtype=object)
+    if missing.any():
+        present = values[~missing].tolist()
+        out[missing] = None if na is None else na
+        out[~missing] = _escape_list(present)
+    else:
+        out[:] = _escape_list(values.tolist())
+    return out
+
+
+def _escape_list(texts: list[str]) -> list[str]:
+    joined = "\x00".join(texts)
+    if not joined.isascii():
+        check_encodable(joined, "a string")
+    out = list(map(encode_basestring, texts))
+    if "</" in joined:
+        out = [t.replace("</", "<\\/") for t in out]
+    return out
+
+
+def check_encodable(text: str, what: str = "the JSON text") -> None:
+    """Refuse text that is not valid Unicode (lone surrogates), naming where it is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        bad = text[err.start : err.end]
+        context = text[max(0, err.start - 20) : err.start]
+        raise RValueError(
+            f"{what} holds a lone surrogate {bad!r} (after {context!r}); "
+            "R strings are valid UTF-8, so it cannot be serialized"
+        ) from None
