@@ -1,5 +1,50 @@
-"""Conversion from Python, numpy and pandas objects to R values (and back)."""
+"""Conversion from Python, numpy and pandas objects to R values (and back).
 
-from rvalues.convert.python import as_r, register_converter
+``as_r(obj)`` is the entry point; ``from_numpy`` and ``from_pandas`` are the explicit forms, and
+``to_numpy`` / ``to_pandas`` the way back. pandas is imported only when a pandas object is converted.
 
-__all__ = ["as_r", "register_converter"]
+>>> import numpy as np
+>>> from_numpy(np.array([1, 2])).data.tolist()
+[1, 2]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rvalues.convert.back import to_numpy, to_pandas, to_python
+from rvalues.convert.numpy import from_numpy
+from rvalues.convert.python import (
+    ConversionWarning,
+    IntegerOverflowWarning,
+    PrecisionWarning,
+    as_r,
+    register_converter,
+)
+from rvalues.model.base import RValue
+
+
+def from_pandas(obj: Any) -> RValue:
+    """Convert a pandas DataFrame, Series, Index or array (see :mod:`rvalues.convert.pandas`).
+
+    >>> import pandas as pd
+    >>> from_pandas(pd.Series(["a", None])).data.tolist()
+    ['a', None]
+    """
+    from rvalues.convert.pandas import from_pandas as convert
+
+    return convert(obj)
+
+
+__all__ = [
+    "ConversionWarning",
+    "IntegerOverflowWarning",
+    "PrecisionWarning",
+    "as_r",
+    "from_numpy",
+    "from_pandas",
+    "register_converter",
+    "to_numpy",
+    "to_pandas",
+    "to_python",
+]

@@ -53,7 +53,7 @@ def warn(message: str, category: type[Warning]) -> None:
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
-    warnings.warn(message, category, stacklevel=level - 1)
+    warnings.warn(message, category, stacklevel=level)
 
 
 _EXTRA_CONVERTERS: list[tuple[Callable[[Any], bool], Callable[[Any], RValue]]] = []
@@ -91,15 +91,13 @@ def as_r(obj: Any) -> RValue:
         from rvalues.convert.numpy import from_numpy
 
         return from_numpy(obj)
-    if _is_pandas(obj):
-        from rvalues.convert.pandas import from_pandas
-
-        return from_pandas(obj)
     if isinstance(obj, (bool, np.bool_)):
-        return Logical([bool(obj)])
+        return Logical._wrap(read_only(np.array([obj], dtype=np.int32)))
     if isinstance(obj, (int, np.integer)):
         value = int(obj)
-        return Integer([value]) if -INT_MAX <= value <= INT_MAX else Double([float(value)])
+        if -INT_MAX <= value <= INT_MAX:
+            return Integer._wrap(read_only(np.array([value], dtype=np.int32)))
+        return Double._wrap(read_only(np.array([float(value)], dtype=np.float64)))
     if isinstance(obj, (float, np.floating)):
         if isinstance(obj, np.floating) and obj.dtype.itemsize > 8:
             from rvalues.convert.numpy import from_numpy
@@ -107,13 +105,20 @@ def as_r(obj: Any) -> RValue:
             return from_numpy(obj)
         return Double._wrap(read_only(np.array([obj], dtype=np.float64)))
     if isinstance(obj, decimal.Decimal):
-        return Double._wrap(read_only(np.array([float(obj)], dtype=np.float64)))
+        value = float("nan") if obj.is_nan() else float(obj)  # the nearest double; sNaN too is NaN
+        return Double._wrap(read_only(np.array([value], dtype=np.float64)))
     if isinstance(obj, (complex, np.complexfloating)):
         return Complex([complex(obj)])
     if isinstance(obj, str):
-        return Character([obj])
+        return Character([str(obj)]) if not _ascii(obj) else Character._wrap(
+            read_only(np.array([str(obj)], dtype=object))
+        )
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Raw(bytes(obj))
+    if _is_pandas(obj):
+        from rvalues.convert.pandas import from_pandas
+
+        return from_pandas(obj)
     if isinstance(obj, dt.datetime):
         return _datetime(obj)
     if isinstance(obj, dt.date):
@@ -143,6 +148,11 @@ def _element(value: Any, position: int | str) -> RValue:
         return as_r(value)
     except RValueError as err:
         raise RValueError(f"element {position!r}: {err}") from None
+
+
+def _ascii(text: str) -> bool:
+    """ASCII strings need no UTF-8 check."""
+    return text.isascii()
 
 
 def _is_pandas(obj: Any) -> bool:

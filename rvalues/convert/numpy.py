@@ -1,0 +1,316 @@
+"""``from_numpy()``: numpy arrays (and masked and structured arrays) as R vectors, arrays and data frames.
+
+Rules (every conversion is zero-copy or one vectorized pass):
+
+- bool -> logical; int8..uint64 -> integer when every value lies in R's range
+  [-2147483647, 2147483647] (INT32_MIN is R's NA), else double with an
+  :class:`IntegerOverflowWarning` (and a :class:`PrecisionWarning` where a value past 2**53 was rounded).
+  Native, contiguous int32 is wrapped without a copy.
+- float16/32/64 -> double: NaN stays NaN, a float64 carrying R's NA bit pattern is NA; float64 is
+  wrapped without a copy; long double is rounded with a :class:`PrecisionWarning` where inexact.
+- complex64/128 -> complex; ``U``/``T`` (StringDType, its ``na_object`` -> NA) -> character;
+  ``S`` -> character decoded as UTF-8; ``O`` -> inferred (:mod:`rvalues.convert.objects`).
+- datetime64[Y|M|W|D] -> Date; finer units -> POSIXct with tzone "UTC"; timedelta64 -> difftime in
+  "secs"; NaT -> NA.
+- A masked array's masked elements are NA. A structured array is a data frame (one column a field).
+- 0-d -> length 1; 1-d -> plain vector; n-d -> the values in column-major order with ``dim``.
+- Results share memory with the input where no copy was needed: do not write to the input afterwards.
+
+>>> import numpy as np
+>>> from_numpy(np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int32)).data.tolist()
+[1, 4, 2, 5, 3, 6]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rvalues.convert.back import remember
+from rvalues.convert.python import IntegerOverflowWarning, PrecisionWarning, warn
+from rvalues.errors import RValueError
+from rvalues.model.base import RValue
+from rvalues.model.elements import check_encodable, read_only
+from rvalues.model.frames import automatic_row_names
+from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.model.vectors import Character, Complex, Double, Integer, Logical
+
+INT_MAX = 2**31 - 1
+_EXACT = 2**53
+_DATE_UNITS = ("Y", "M", "W", "D")
+_DATE_CLASS = Character(["Date"])
+_POSIXCT_CLASS = Character(["POSIXct", "POSIXt"])
+_UTC = Character(["UTC"])
+_DIFFTIME_CLASS = Character(["difftime"])
+_SECS = Character(["secs"])
+_FRAME_CLASS = Character(["data.frame"])
+
+
+def _native(a: np.ndarray) -> np.ndarray:
+    """``a`` in native byte order and contiguous (no copy where it already is)."""
+    dtype = a.dtype if a.dtype.isnative else a.dtype.newbyteorder("=")
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _any(mask: np.ndarray | None) -> bool:
+    return mask is not None and bool(mask.any())
+
+
+def from_numpy(obj: Any, *, where: str = "array") -> RValue:
+    """Convert a numpy array, masked array, structured array or numpy scalar to an R value.
+
+    ``where`` names the value in error messages (pandas passes ``"column 'x'"``).
+
+    >>> import numpy as np
+    >>> from_numpy(np.array([1.5, np.nan])).data.tolist()
+    [1.5, nan]
+    """
+    mask: np.ndarray | None = None
+    if isinstance(obj, np.ma.MaskedArray):
+        mask = np.ma.getmaskarray(obj)
+        a = np.ma.getdata(obj)
+    else:
+        a = np.asarray(obj)
+    if a.dtype.names is not None:
+        if a.ndim > 1:
+            raise RValueError(
+                f"{where}: a structured array with {a.ndim} dimensions cannot become a data frame; "
+                "pass a 1-d structured array (e.g. a.ravel())"
+            )
+        return remember(_structured(a.reshape(-1), mask, where), dtype=a.dtype, shape=a.shape)
+    shape = a.shape
+    if a.ndim >= 2:
+        flat = a.ravel(order="F")
+        flat_mask = None if mask is None else mask.ravel(order="F")
+    else:
+        flat = a.reshape(-1)
+        flat_mask = None if mask is None else mask.reshape(-1)
+    value = convert_flat(flat, flat_mask, where)
+    if a.ndim >= 2:
+        if any(extent > INT_MAX for extent in shape):
+            raise RValueError(f"{where}: an extent of shape {shape} exceeds R's limit of {INT_MAX}")
+        dim = Integer._wrap(read_only(np.array(shape, dtype=np.int32)))
+        value = type(value)._wrap(value.data, {"dim": dim, **value.attributes})
+    return remember(value, dtype=_native_dtype(a.dtype), shape=shape)
+
+
+def _native_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype a round trip gives back: the same, in native byte order."""
+    return dtype if dtype.names is not None or dtype.kind in "OT" else dtype.newbyteorder("=")
+
+
+def convert_flat(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    """A 1-d array (``mask``: True where missing, or None) as a plain R vector."""
+    kind = flat.dtype.kind
+    if kind == "b":
+        return _logical(_native(flat), mask)
+    if kind in "iu":
+        return integers(_native(flat), mask, where)
+    if kind == "f":
+        return _doubles(_native(flat), mask, where)
+    if kind == "c":
+        return _complexes(_native(flat), mask, where)
+    if kind in "UST":
+        return _strings(flat, mask, where)
+    if kind == "O":
+        from rvalues.convert.objects import from_objects
+
+        return from_objects(flat, mask, where)
+    if kind == "M":
+        return datetimes(_native(flat), mask, where)
+    if kind == "m":
+        return timedeltas(_native(flat), mask, where)
+    raise RValueError(
+        f"{where}: numpy dtype {flat.dtype} has no R equivalent; "
+        "convert it to a numeric, string or datetime64 dtype first"
+    )
+
+
+def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
+    out = flat.astype(np.int32)
+    if _any(mask):
+        out[mask] = NA_INTEGER
+    return Logical._wrap(read_only(out))
+
+
+def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    """An integer array as R integer (when it fits) or double (with a warning)."""
+    masked = _any(mask)
+    if flat.dtype.itemsize <= 2:  # int8, int16, uint8, uint16 always fit
+        out = flat.astype(np.int32)
+        if masked:
+            out[mask] = NA_INTEGER
+        return Integer._wrap(read_only(out))
+    present = flat[~mask] if masked else flat
+    if present.size:
+        lo, hi = int(present.min()), int(present.max())
+    else:
+        lo = hi = 0
+    if -INT_MAX <= lo and hi <= INT_MAX:
+        if flat.dtype == np.int32 and not masked:
+            return Integer._wrap(read_only(flat))
+        out = flat.astype(np.int32)
+        if masked:
+            out[mask] = NA_INTEGER
+        return Integer._wrap(read_only(out))
+    warn(
+        f"{where}: {flat.dtype} values from {lo} to {hi} do not fit R's integer range "
+        f"[-{INT_MAX}, {INT_MAX}]; converted to double",
+        IntegerOverflowWarning,
+    )
+    out = flat.astype(np.float64)
+    if lo < -_EXACT or hi > _EXACT:
+        _warn_rounded(present, where)
+    if masked:
+        out[mask] = NA_REAL
+    return Double._wrap(read_only(out))
+
+
+def _warn_rounded(present: np.ndarray, where: str) -> None:
+    """Warn where integers past 2**53 have no exact double."""
+    big = present[(present > _EXACT) | (present < -_EXACT)] if present.dtype.kind == "i" else present[
+        present > _EXACT]
+    rounded = big.astype(np.float64)
+    limit = 2.0 ** (64 if big.dtype.kind == "u" else 63)
+    with np.errstate(invalid="ignore"):
+        inexact = (rounded >= limit) | (rounded.astype(big.dtype) != big)
+    if inexact.any():
+        first = int(np.flatnonzero(inexact)[0])
+        warn(
+            f"{where}: {int(inexact.sum())} {big.dtype} value(s) beyond 2**53 were rounded to the "
+            f"nearest double (e.g. {big[first]} -> {rounded[first]!r})",
+            PrecisionWarning,
+        )
+
+
+def _doubles(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    if flat.dtype == np.float64:
+        out = flat
+    else:
+        out = flat.astype(np.float64)
+        if flat.dtype.itemsize > 8:
+            finite = np.isfinite(flat)
+            if (out[finite].astype(flat.dtype) != flat[finite]).any():
+                warn(
+                    f"{where}: {flat.dtype} values were rounded to double precision",
+                    PrecisionWarning,
+                )
+    if _any(mask):
+        out = out.copy() if out is flat else out
+        out[mask] = NA_REAL
+    return Double._wrap(read_only(out))
+
+
+def _complexes(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    if flat.dtype == np.complex128:
+        out = flat
+    else:
+        out = flat.astype(np.complex128)
+        if flat.dtype.itemsize > 16 and (out.astype(flat.dtype) != flat).any():
+            warn(
+                f"{where}: {flat.dtype} values were rounded to double precision", PrecisionWarning
+            )
+    if _any(mask):
+        out = out.copy() if out is flat else out
+        out.real[mask] = NA_REAL
+        out.imag[mask] = NA_REAL
+    return Complex._wrap(read_only(out))
+
+
+def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    kind = flat.dtype.kind
+    if kind == "S":
+        try:
+            flat = np.char.decode(flat, "utf-8")
+        except UnicodeDecodeError as err:
+            raise RValueError(
+                f"{where}: bytes ({flat.dtype}) are not valid UTF-8 ({err.reason}); R strings must be "
+                "UTF-8: decode them yourself, or pass bytes objects in an object array for raw vectors"
+            ) from None
+    out = flat.astype(object)
+    if kind == "T" and hasattr(flat.dtype, "na_object"):
+        not_str = np.frompyfunc(lambda v: not isinstance(v, str), 1, 1)(out).astype(bool)
+        out[not_str] = None
+    if _any(mask):
+        out[mask] = None
+    try:
+        check_encodable(out)
+    except RValueError as err:
+        raise RValueError(f"{where}: {err}") from None
+    return Character._wrap(read_only(out))
+
+
+def _seconds(ints: np.ndarray, unit: str, count: int) -> np.ndarray:
+    """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits."""
+    per = np.timedelta64(1, "s") / np.timedelta64(count, unit)
+    if per <= 1:
+        return ints.astype(np.float64) * (1.0 / per if per < 1 else 1.0)
+    per_int = round(float(per))
+    whole, rest = np.divmod(ints, per_int)
+    return whole.astype(np.float64) + rest.astype(np.float64) / per_int
+
+
+def datetimes(flat: np.ndarray, mask: np.ndarray | None, where: str, tzone: RValue = _UTC) -> RValue:
+    """datetime64 as Date (day units and coarser) or POSIXct (finer units; tzone ``tzone``)."""
+    from rvalues.model.classed import Date, POSIXct
+
+    unit, count = np.datetime_data(flat.dtype)
+    if unit == "generic":
+        raise RValueError(f"{where}: datetime64 without a unit has no R equivalent; give it a unit first")
+    missing = np.isnat(flat)
+    if _any(mask):
+        missing |= mask
+    if unit in _DATE_UNITS:
+        days = flat.astype("datetime64[D]").view(np.int64).astype(np.float64)
+        days[missing] = NA_REAL
+        return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+    secs = _seconds(flat.view(np.int64), unit, count)
+    secs[missing] = NA_REAL
+    return POSIXct._wrap(read_only(secs), {"class": _POSIXCT_CLASS, "tzone": tzone})
+
+
+def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    """timedelta64 as R's difftime in seconds (``units = "secs"``); NaT -> NA."""
+    unit, count = np.datetime_data(flat.dtype)
+    if unit in ("Y", "M", "generic"):
+        raise RValueError(
+            f"{where}: timedelta64[{unit}] has no fixed length in seconds; "
+            "convert it to days or seconds first"
+        )
+    missing = np.isnat(flat)
+    if _any(mask):
+        missing |= mask
+    secs = _seconds(flat.view(np.int64), unit, count)
+    secs[missing] = NA_REAL
+    return Double._wrap(read_only(secs), {"class": _DIFFTIME_CLASS, "units": _SECS})
+
+
+def make_frame(names: list[str | None], columns: list[RValue], row_names: RValue) -> RValue:
+    """A data frame from already converted, equally long columns (no checks, no copies)."""
+    from rvalues.model.classed import DataFrame
+
+    name_vector = Character._wrap(read_only(np.array(names, dtype=object).reshape(-1)))
+    return DataFrame._wrap(
+        tuple(columns), {"names": name_vector, "class": _FRAME_CLASS, "row.names": row_names}
+    )
+
+
+def _structured(a: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    names = list(a.dtype.names or ())
+    columns = []
+    for name in names:
+        field = a[name]
+        field_mask = None if mask is None else mask[name]
+        label = f"{where} field {name!r}"
+        if field.ndim > 1:
+            raise RValueError(
+                f"{label}: a sub-array field of shape {field.shape[1:]} cannot be a data-frame column; "
+                "split it into scalar fields"
+            )
+        if field.dtype.names is not None:
+            columns.append(_structured(field, field_mask, label))
+        else:
+            masked = field if field_mask is None else np.ma.MaskedArray(field, mask=field_mask)
+            columns.append(from_numpy(masked, where=label))
+    return make_frame(names, columns, automatic_row_names(len(a)))

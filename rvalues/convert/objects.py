@@ -1,0 +1,241 @@
+"""Object arrays (numpy ``O``, pandas ``object`` columns): infer the one R type their elements share.
+
+Missing elements are ``None``, ``pd.NA``, ``pd.NaT`` and ``NaT``; a float NaN is missing too
+unless every present element is a number (then it stays NaN, as in a float column).
+With the missing elements left out, the elements' kinds decide:
+
+==========================================  ===============================================
+elements                                    R value
+==========================================  ===============================================
+none (empty or all missing)                 logical NA
+str                                         character
+bool                                        logical
+int                                         integer (double when some do not fit, warned)
+float / Decimal, optionally with int        double
+complex, optionally with int / float        complex
+datetime.date                               Date
+datetime.datetime, all naive                POSIXct, tzone "UTC" (naive is UTC)
+datetime.datetime, all aware                POSIXct, tzone the zone they share, else "UTC"
+datetime.timedelta                          difftime in seconds
+anything else, or a mix of kinds            list (each element converted by ``as_r``)
+==========================================  ===============================================
+
+Each step is a C-level pass (``np.frompyfunc``, ``astype``); only list columns convert element by element.
+
+>>> import numpy as np
+>>> from_objects(np.array(["a", None], dtype=object), None, "array").data.tolist()
+['a', None]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import sys
+from typing import Any
+
+import numpy as np
+
+from rvalues.errors import RValueError
+from rvalues.model.base import RValue
+from rvalues.model.elements import check_encodable, read_only
+from rvalues.model.lists import List
+from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.model.vectors import Character, Complex, Double, Logical
+
+_KIND_CACHE: dict[type, str] = {}
+
+
+def _kind_of_type(t: type) -> str:
+    kind = _KIND_CACHE.get(t)
+    if kind is not None:
+        return kind
+    if t.__name__ in ("NAType", "NaTType") or issubclass(t, type(None)):
+        kind = "missing"
+    elif issubclass(t, (bool, np.bool_)):
+        kind = "bool"
+    elif issubclass(t, str):
+        kind = "str"
+    elif issubclass(t, (int, np.integer)):
+        kind = "int"
+    elif issubclass(t, (float, np.floating, decimal.Decimal)):
+        kind = "float"
+    elif issubclass(t, (complex, np.complexfloating)):
+        kind = "complex"
+    elif issubclass(t, dt.datetime):
+        kind = "datetime"
+    elif issubclass(t, dt.date):
+        kind = "date"
+    elif issubclass(t, dt.timedelta):
+        kind = "timedelta"
+    elif issubclass(t, (np.datetime64, np.timedelta64)):
+        kind = "numpy-time"
+    else:
+        kind = "other"
+    _KIND_CACHE[t] = kind
+    return kind
+
+
+_type_of = np.frompyfunc(type, 1, 1)
+_kind_each = np.frompyfunc(lambda v: _KIND_CACHE.get(type(v)) or _kind_of_type(type(v)), 1, 1)
+
+
+def _is_nan(value: Any) -> bool:
+    try:
+        return bool(value != value)
+    except ArithmeticError:  # Decimal("sNaN")
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+_nan_of = np.frompyfunc(_is_nan, 1, 1)
+
+
+def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
+    """A 1-d object array as the R vector its elements agree on (or a list)."""
+    kind = _kind_each(flat) if len(flat) else np.array([], dtype=object)
+    hard = np.asarray(kind == "missing", dtype=bool)
+    if mask is not None:
+        hard |= mask
+    timeish = np.asarray((kind == "float") | (kind == "numpy-time"), dtype=bool) & ~hard
+    nan = np.zeros(len(flat), dtype=bool)
+    if timeish.any():
+        nan[timeish] = _nan_of(flat[timeish]).astype(bool)
+    kinds = set(kind[~hard].tolist())
+    if nan.any() and not kinds <= {"int", "float", "complex"}:
+        hard |= nan  # NaN as pandas' missing-value marker among strings, dates ...
+        kinds = set(kind[~hard].tolist())
+    return _by_kinds(flat, hard, kinds, where, nan)
+
+
+def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
+    if not hard.any():
+        return flat
+    out = flat.copy()
+    out[hard] = fill
+    return out
+
+
+def _by_kinds(
+    flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, nan: np.ndarray
+) -> RValue:
+    n = len(flat)
+    if nan.any() and kinds <= {"int", "float", "complex"}:
+        flat = flat.copy()
+        flat[nan & ~hard] = np.nan  # every NaN (Decimal's too) as float NaN
+    if not kinds:
+        return Logical._wrap(read_only(np.full(n, NA_INTEGER, dtype=np.int32)))
+    if kinds == {"str"}:
+        out = flat.copy()
+        out[hard] = None
+        if any(t is not str for t in set(_type_of(out[~hard]).tolist())):
+            out[~hard] = np.frompyfunc(str, 1, 1)(out[~hard])
+        try:
+            check_encodable(out)
+        except RValueError as err:
+            raise RValueError(f"{where}: {err}") from None
+        return Character._wrap(read_only(out))
+    if kinds == {"bool"}:
+        out = _filled(flat, hard, False).astype(np.int32)
+        out[hard] = NA_INTEGER
+        return Logical._wrap(read_only(out))
+    if kinds == {"int"}:
+        return _ints(flat, hard, where)
+    if kinds <= {"int", "float"}:
+        out = _filled(flat, hard, 0.0).astype(np.float64)
+        out[hard] = NA_REAL
+        return Double._wrap(read_only(out))
+    if kinds <= {"int", "float", "complex"}:
+        out = _filled(flat, hard, 0j).astype(np.complex128)
+        out.real[hard] = NA_REAL
+        out.imag[hard] = NA_REAL
+        return Complex._wrap(read_only(out))
+    if kinds == {"date"}:
+        from rvalues.convert.numpy import datetimes
+
+        return datetimes(_filled(flat, hard, None).astype("datetime64[D]"), hard, where)
+    if kinds == {"datetime"}:
+        return _datetimes(flat, hard, where)
+    if kinds == {"timedelta"}:
+        from rvalues.convert.numpy import timedeltas
+
+        return timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
+    if kinds == {"numpy-time"}:
+        from rvalues.convert.numpy import convert_flat
+
+        present = np.array(flat[~hard].tolist())
+        if present.dtype.kind in "mM":
+            full = np.full(n, np.array("NaT").astype(present.dtype))
+            full[~hard] = present
+            return convert_flat(full, hard, where)
+    return _as_list(flat, hard, where)
+
+
+def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
+    from rvalues.convert.numpy import integers
+
+    filled = _filled(flat, hard, 0)
+    try:
+        ints = filled.astype(np.int64)
+    except OverflowError:
+        try:
+            ints = filled.astype(np.uint64)
+        except OverflowError:
+            from rvalues.convert.python import PrecisionWarning, warn
+
+            warn(
+                f"{where}: integers beyond 64 bits were rounded to the nearest double",
+                PrecisionWarning,
+            )
+            out = filled.astype(np.float64)
+            out[hard] = NA_REAL
+            return Double._wrap(read_only(out))
+    return integers(ints, hard if hard.any() else None, where)
+
+
+def _zone_key(value: dt.datetime) -> str | None:
+    """The IANA name of an aware datetime's zone; "UTC" for UTC; None for naive or fixed offsets."""
+    tz = value.tzinfo
+    if tz is None:
+        return None
+    key = getattr(tz, "key", None) or getattr(tz, "zone", None)
+    if isinstance(key, str):
+        return "UTC" if key in ("UTC", "Etc/UTC", "GMT") else key
+    return "UTC" if value.utcoffset() == dt.timedelta(0) and tz in (dt.timezone.utc,) else ""
+
+
+def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
+    from rvalues.convert.numpy import datetimes
+    from rvalues.model.classed import POSIXct
+
+    present = flat[~hard]
+    aware = np.frompyfunc(lambda v: v.tzinfo is not None, 1, 1)(present).astype(bool)
+    if not aware.any():
+        stamps = _filled(flat, hard, None).astype("datetime64[us]")
+        return datetimes(stamps, hard, where)
+    if not aware.all():
+        return _as_list(flat, hard, where)
+    keys = set(np.frompyfunc(_zone_key, 1, 1)(present).tolist())
+    key = keys.pop() if len(keys) == 1 else ""
+    secs = _filled(flat, hard, None)
+    out = np.frompyfunc(lambda v: np.nan if v is None else v.timestamp(), 1, 1)(secs).astype(np.float64)
+    out[hard] = NA_REAL
+    tzone = Character([key or "UTC"])
+    return POSIXct._wrap(read_only(out), {"class": Character(["POSIXct", "POSIXt"]), "tzone": tzone})
+
+
+def _as_list(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
+    from rvalues.convert.python import as_r
+
+    items = []
+    pd = sys.modules.get("pandas")
+    for i, value in enumerate(flat.tolist()):
+        if pd is not None and (value is pd.NA or value is pd.NaT):
+            items.append(Logical._wrap(read_only(np.array([NA_INTEGER], dtype=np.int32))))
+            continue
+        try:
+            items.append(as_r(value))
+        except RValueError as err:
+            raise RValueError(f"{where}: element {i}: {err}") from None
+    return List._wrap(tuple(items))

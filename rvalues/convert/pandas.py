@@ -1,0 +1,330 @@
+"""``from_pandas()``: pandas DataFrames, Series, Index and arrays as R data frames and vectors.
+
+Column dtypes (missing values become the NA of the column's R type):
+
+- numpy dtypes: as :func:`rvalues.convert.numpy.from_numpy` (float NaN stays NaN; zero-copy where
+  the layout allows);
+- ``Int8``..``Int64``, ``UInt8``..``UInt64``, ``Float32``/``Float64``, ``boolean``: integer / double /
+  logical, ``pd.NA`` -> NA. In ``Float64`` a masked element is NA and an unmasked NaN stays NaN (what the
+  array holds; pandas 3 masks NaN on construction, so it arrives as NA);
+- ``string`` (python or pyarrow storage) and pandas 3's ``str``: character, missing -> NA;
+- ``category``: factor (``ordered`` kept), levels are R's ``as.character`` of the categories;
+- ``datetime64[unit]``: POSIXct with tzone "UTC"; ``datetime64[unit, tz]``: POSIXct with tzone the
+  zone's IANA name (fixed offsets: "UTC"); ``timedelta64``: difftime in seconds;
+- ``object``: inferred (:mod:`rvalues.convert.objects`), mixed -> list column;
+- ArrowDtype columns of strings, booleans, integers, floats, timestamps, durations (difftime), dates
+  (Date) and decimals (double, rounded to the nearest) as their pandas equivalents;
+- pandas ``Timestamp`` / ``Timedelta`` scalars as a column of one (zone and sub-second digits kept);
+- ``period``, ``interval``, ``sparse`` and other extension dtypes: :class:`RValueError` with a remedy.
+
+Row names: a ``RangeIndex(0, n)`` gives R's automatic row names; a string index character row
+names; an integer index integer row names (explicit, as ``data.frame(row.names = ...)`` keeps
+them); a float, bool, datetime or categorical index R's ``as.character`` of it (datetimes:
+"%Y-%m-%d" when all are midnight, else "%Y-%m-%d %H:%M:%S"); duplicates (after that conversion)
+or missing values are an error, as in R. A Series keeps a non-default index as ``names``, the same
+way; the Series' own name is dropped (R vectors have none) but restored by ``to_pandas``.
+
+Numeric columns are wrapped without a copy where the layout allows; with pandas 2 and copy-on-write
+off, writing into the DataFrame afterwards would show through (pandas 3 always copies on write).
+
+Column labels become names with ``str()`` (None: NA). MultiIndex columns are flattened, the levels
+joined with "." (``("a", "b")`` -> ``"a.b"``, empty levels dropped), as R names nested columns.
+
+>>> import pandas as pd
+>>> from_pandas(pd.DataFrame({"x": [1, 2]})).names.data.tolist()
+['x']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rvalues.convert.back import remember
+from rvalues.convert.numpy import convert_flat, datetimes, make_frame
+from rvalues.errors import RValueError
+from rvalues.model.base import RValue
+from rvalues.model.coerce import as_type
+from rvalues.model.elements import check_encodable, read_only
+from rvalues.model.frames import automatic_row_names
+from rvalues.model.na import NA_INTEGER
+from rvalues.model.vectors import Character, Integer, Logical
+
+_FACTOR = Character(["factor"])
+_MASKED = (pd.BooleanDtype, pd.Float32Dtype, pd.Float64Dtype, pd.Int8Dtype, pd.Int16Dtype, pd.Int32Dtype,
+           pd.Int64Dtype, pd.UInt8Dtype, pd.UInt16Dtype, pd.UInt32Dtype, pd.UInt64Dtype)
+_ORDERED = Character(["ordered", "factor"])
+
+
+def from_pandas(obj: Any, *, where: str | None = None) -> RValue:
+    """Convert a pandas DataFrame, Series, Index, Categorical or extension array to an R value.
+
+    >>> import pandas as pd
+    >>> from_pandas(pd.Series([1, None], dtype="Int64")).data.tolist()
+    [1, -2147483648]
+    """
+    if isinstance(obj, pd.DataFrame):
+        return _frame(obj)
+    if isinstance(obj, pd.Series):
+        return _series(obj, where or (f"Series {obj.name!r}" if obj.name is not None else "Series"))
+    if isinstance(obj, pd.MultiIndex):
+        raise RValueError(
+            "a MultiIndex has no R equivalent as a vector; "
+            "use index.to_frame() for a data frame of its levels"
+        )
+    if isinstance(obj, pd.Index):
+        value = column(obj, where or "Index")
+        return remember(value, dtype=obj.dtype, kind="index", name=obj.name)
+    if isinstance(obj, (pd.Categorical, pd.api.extensions.ExtensionArray)):
+        value = column(obj, where or "array")
+        return remember(value, dtype=obj.dtype)
+    if obj is pd.NA or obj is pd.NaT:
+        return Logical._wrap(read_only(np.array([NA_INTEGER], dtype=np.int32)))
+    if isinstance(obj, (pd.Timestamp, pd.Timedelta)):
+        return column(pd.Index([obj]), where or type(obj).__name__)  # as a column of one
+    raise RValueError(
+        f"from_pandas: cannot convert {type(obj).__qualname__} ({obj!r:.60}); expected a DataFrame, Series, "
+        "Index, Categorical or extension array: convert it first (e.g. str(value) for a string)"
+    )
+
+
+# -- columns --------------------------------------------------------------------------------------
+
+
+def column(values: Any, where: str) -> RValue:
+    """One pandas column (Series, Index or array) as a plain R vector (no names)."""
+    dtype = values.dtype
+    if isinstance(dtype, np.dtype):
+        array = values.to_numpy() if not isinstance(values, np.ndarray) else values
+        return convert_flat(np.asarray(array), None, where)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return _categorical(values, where)
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return _aware(values, where)
+    if isinstance(dtype, pd.StringDtype):
+        return _strings(values, where)
+    if isinstance(dtype, pd.SparseDtype):
+        raise RValueError(
+            f"{where}: sparse dtype {dtype} is not supported; convert it with .sparse.to_dense() first"
+        )
+    if isinstance(dtype, pd.PeriodDtype):
+        raise RValueError(
+            f"{where}: period dtype {dtype} has no R equivalent; convert it with .dt.to_timestamp() "
+            "(-> POSIXct) or .astype(str) (-> character) first"
+        )
+    if isinstance(dtype, pd.IntervalDtype):
+        raise RValueError(
+            f"{where}: interval dtype {dtype} has no R equivalent; split it into .array.left and "
+            ".array.right columns, or use .astype(str) (-> character) first"
+        )
+    array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    if isinstance(dtype, _MASKED):  # pandas' nullable arrays: values + mask, read without a pass
+        data = getattr(array, "_data", None)
+        mask = getattr(array, "_mask", None)
+        if not (isinstance(data, np.ndarray) and isinstance(mask, np.ndarray)):
+            mask = np.asarray(array.isna())
+            data = array.to_numpy(dtype=dtype.numpy_dtype, na_value=dtype.numpy_dtype.type(0))
+        return convert_flat(data, mask, where)
+    if type(dtype).__name__ == "ArrowDtype":
+        return _arrow(values, where)
+    raise RValueError(
+        f"{where}: pandas dtype {dtype} is not supported; convert the column to a numpy, nullable, "
+        "string, category or datetime dtype first (e.g. .astype(object) for a list column)"
+    )
+
+
+def _strings(values: Any, where: str) -> RValue:
+    """A string column: its elements are str or missing, so no inference is needed."""
+    out = np.asarray(values.to_numpy(dtype=object, na_value=None), dtype=object)
+    if getattr(values.dtype, "storage", None) != "pyarrow":  # arrow strings are valid UTF-8 already
+        try:
+            check_encodable(out)
+        except RValueError as err:
+            raise RValueError(f"{where}: {err}") from None
+    return Character._wrap(read_only(out))
+
+
+def _arrow(values: Any, where: str) -> RValue:
+    import pyarrow as pa
+
+    pa_type = values.dtype.pyarrow_dtype
+    if pa.types.is_string(pa_type) or pa.types.is_large_string(pa_type):
+        return _strings(values, where)
+    if pa.types.is_boolean(pa_type) or pa.types.is_integer(pa_type) or pa.types.is_floating(pa_type):
+        numpy_dtype = np.dtype(values.dtype.numpy_dtype)
+        nullable = "boolean" if numpy_dtype.kind == "b" else (
+            ("UInt" + numpy_dtype.name[4:]) if numpy_dtype.kind == "u" else numpy_dtype.name.capitalize()
+        )
+        return column(values.astype(nullable), where)
+    if pa.types.is_date(pa_type):
+        return convert_flat(np.asarray(values.to_numpy(dtype=object, na_value=None)), None, where)
+    if pa.types.is_duration(pa_type):
+        return column(values.astype(f"timedelta64[{pa_type.unit}]"), where)
+    if pa.types.is_decimal(pa_type):
+        return column(values.astype("Float64"), where)  # rounded to the nearest double, as R would
+    if pa.types.is_timestamp(pa_type):
+        unit = pa_type.unit
+        if pa_type.tz is None:
+            return column(values.astype(f"datetime64[{unit}]"), where)
+        return column(values.astype(pd.DatetimeTZDtype(unit=unit, tz=pa_type.tz)), where)
+    raise RValueError(
+        f"{where}: arrow dtype {values.dtype} is not supported; convert it to a numpy or pandas dtype first"
+    )
+
+
+def _categorical(values: Any, where: str) -> RValue:
+    from rvalues.model.classed import Factor
+
+    cat = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    codes = np.asarray(cat.codes)
+    out = codes.astype(np.int32) + 1
+    out[codes < 0] = NA_INTEGER
+    levels = _as_character(cat.categories, f"{where} categories")
+    seen = pd.Index(levels.data.tolist())
+    if seen.has_duplicates:
+        raise RValueError(
+            f"{where}: categories {list(cat.categories)!r} give duplicated factor levels "
+            f"{seen[seen.duplicated()].tolist()!r} as R strings; rename the categories first"
+        )
+    cls = _ORDERED if cat.ordered else _FACTOR
+    return Factor._wrap(read_only(out), {"levels": levels, "class": cls})
+
+
+def _as_character(index: pd.Index, where: str) -> RValue:
+    """R's ``as.character`` of an index's values (levels, names, row names)."""
+    value = column(index, where)
+    classes = value.attributes.get("class")
+    classes = () if classes is None else tuple(classes.data.tolist())
+    if "Date" in classes:
+        text = np.datetime_as_string(np.asarray(index, dtype="datetime64[D]"), unit="D").astype(object)
+        text[np.asarray(pd.isna(index))] = None
+        return Character._wrap(read_only(text))
+    if "POSIXct" in classes:
+        return _datetime_text(index)
+    if "factor" in classes:
+        labels = np.asarray(index.astype(object).where(pd.notna(index), None), dtype=object)
+        return _as_character(pd.Index(labels, dtype=object), where)
+    if classes or value.r_type == "list":
+        raise RValueError(
+            f"{where}: values of dtype {index.dtype} have no R character form here; "
+            "convert them with .astype(str) first"
+        )
+    return as_type(value, "character")
+
+
+def _aware(values: Any, where: str) -> RValue:
+    dtype = values.dtype
+    array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    naive = np.asarray(array.tz_convert("UTC").tz_localize(None))
+    return datetimes(naive, None, where, Character([zone_key(dtype.tz, where)]))
+
+
+def zone_key(tz: Any, where: str = "value") -> str:
+    """The IANA name R needs for a zone: zoneinfo's key, pytz's zone, "UTC" for UTC and fixed offsets."""
+    key = getattr(tz, "key", None) or getattr(tz, "zone", None)
+    if not isinstance(key, str):
+        filename = getattr(tz, "_filename", None)  # dateutil
+        if isinstance(filename, str) and "zoneinfo/" in filename:
+            key = filename.split("zoneinfo/", 1)[1]
+        elif isinstance(filename, str) and "/" not in filename and filename:
+            key = filename
+    if isinstance(key, str) and key:
+        from rvalues.model.timezones import zone
+
+        if key in ("UTC", "Etc/UTC", "GMT", "Etc/GMT", "UCT", "Zulu"):
+            return "UTC"
+        try:
+            zone(key)
+        except RValueError:
+            raise RValueError(f"{where}: time zone {key!r} is not an IANA zone R knows") from None
+        return key
+    return "UTC"  # datetime.timezone / pytz.FixedOffset: instants are kept, shown in UTC
+
+
+# -- Series and DataFrame -----------------------------------------------------------------------
+
+
+def _is_default_index(index: pd.Index, n: int) -> bool:
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1 and len(index) == n
+
+
+def _series(series: pd.Series, where: str) -> RValue:
+    value = column(series, where)
+    origin: dict[str, Any] = {"dtype": series.dtype, "name": series.name}
+    if not _is_default_index(series.index, len(series)):
+        if isinstance(series.index, pd.MultiIndex):
+            raise RValueError(
+                f"{where}: a MultiIndex cannot become R names; use .reset_index() or join the levels first"
+            )
+        names = _as_character(series.index, f"{where} index")
+        value = type(value)._wrap(value.data, {"names": names, **value.attributes})
+        origin["index"] = series.index
+    return remember(value, **origin)
+
+
+def _label(label: Any) -> str | None:
+    if isinstance(label, tuple):
+        parts = [str(p) for p in label if p is not None and str(p) != ""]
+        return ".".join(parts)
+    if label is None or (isinstance(label, float) and label != label):
+        return None
+    return str(label)
+
+
+def _frame(df: pd.DataFrame) -> RValue:
+    n = len(df)
+    names = [_label(label) for label in df.columns]
+    columns = []
+    for i in range(df.shape[1]):
+        series = df.iloc[:, i]
+        where = f"column {names[i]!r}"
+        value = column(series, where)
+        columns.append(remember(value, dtype=series.dtype))
+    row_names = _row_names(df.index, n)
+    origin: dict[str, Any] = {"columns": df.columns}
+    if not _is_default_index(df.index, n):
+        origin["index"] = df.index
+    return remember(make_frame(names, columns, row_names), **origin)
+
+
+def _row_names(index: pd.Index, n: int) -> RValue:
+    """The row.names R holds for this index (integer or character; checked as R checks them)."""
+    if _is_default_index(index, n) or (n == 0 and len(index) == 0):
+        return automatic_row_names(n)
+    where = f"index ({index.dtype})"
+    if isinstance(index, pd.MultiIndex):
+        raise RValueError(
+            f"index: a MultiIndex ({index.nlevels} levels) cannot become R row names; "
+            "use df.reset_index() to keep its levels as columns"
+        )
+    value = column(index, where)
+    if not (isinstance(value, Integer) and "class" not in value.attributes):
+        value = _as_character(index, where)
+    if value.na_mask().any():
+        raise RValueError(
+            f"{where}: row names contain missing values; use df.reset_index() or fill the index"
+        )
+    seen = pd.Index(value.data, dtype=object)
+    if seen.has_duplicates:
+        shown = seen[seen.duplicated()].unique().tolist()[:5]
+        raise RValueError(
+            f"{where}: duplicate row.names: {', '.join(map(str, shown))}; R's row names must be unique: "
+            "use df.reset_index() or make the index unique"
+        )
+    return value
+
+
+def _datetime_text(index: pd.Index) -> RValue:
+    """R 4.2.2's ``as.character`` of POSIXct: "%Y-%m-%d" when every time is midnight, else
+    "%Y-%m-%d %H:%M:%S" (fractions of a second dropped), in the value's zone (naive: UTC)."""
+    stamps = pd.DatetimeIndex(index)
+    if stamps.tz is not None and zone_key(stamps.tz) == "UTC":
+        stamps = stamps.tz_convert("UTC")
+    present = stamps[~stamps.isna()]
+    midnight = bool((present == present.normalize()).all())
+    text = stamps.strftime("%Y-%m-%d" if midnight else "%Y-%m-%d %H:%M:%S")
+    out = np.asarray(text, dtype=object)
+    out[np.asarray(stamps.isna())] = None
+    return Character._wrap(read_only(out))
