@@ -1,0 +1,69 @@
+"""mcplite: Model Context Protocol tool results built on rvalues.
+
+Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) or explicit results:
+
+>>> import mcplite
+>>> from rvalues import r_list, NA_real_
+>>> mcplite.as_tool_result(r_list(n=1, x=NA_real_)).content[0].text
+'{"n":1,"x":"NA"}'
+>>> with mcplite.options(json_na="null"):
+...     mcplite.tool_result(structured_content=r_list(x=NA_real_)).to_wire("2025-06-18")
+{'content': [{'type': 'text', 'text': '{"x":null}'}], 'structuredContent': {'x': None}}
+"""
+
+from mcplite.content import (
+    content_audio,
+    content_image,
+    content_resource,
+    content_resource_link,
+    content_text,
+)
+from mcplite.converter import converter, get_converter
+from mcplite.options import get_option, options
+from mcplite.projection import PROTOCOL_VERSIONS
+from mcplite.results import as_tool_result, tool_result
+from mcplite.types import (
+    ABSENT,
+    Annotations,
+    AudioContent,
+    BlobResourceContents,
+    CallToolResult,
+    ContentBlock,
+    EmbeddedResource,
+    Icon,
+    ImageContent,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+)
+
+__all__ = [
+    "ABSENT",
+    "PROTOCOL_VERSIONS",
+    "Annotations",
+    "AudioContent",
+    "BlobResourceContents",
+    "CallToolResult",
+    "ContentBlock",
+    "EmbeddedResource",
+    "Icon",
+    "ImageContent",
+    "ResourceLink",
+    "TextContent",
+    "TextResourceContents",
+    "Tool",
+    "ToolAnnotations",
+    "as_tool_result",
+    "content_audio",
+    "content_image",
+    "content_resource",
+    "content_resource_link",
+    "content_text",
+    "converter",
+    "get_converter",
+    "get_option",
+    "options",
+    "tool_result",
+]

@@ -1,0 +1,176 @@
+"""Payloads: what a tool returned, as an R value, as JSON under the payload options.
+
+A payload goes Python value -> R value (:func:`to_r`) -> JSON through rvalues' jsonlite-exact
+layer, under the options in force (:func:`mcplite.options`). jsonlite ``json`` objects are never
+inserted as raw JSON: they stay strings (:func:`strip_json_class`).
+
+>>> encode_structured({"ok": True})
+Payload(data={'ok': True}, json='{"ok":true}')
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from mcplite.options import jsonlite_options
+from rvalues import NULL, Character, List, RValue, RValueError, as_r
+
+_PLAIN = (type(None), bool, int, float, complex, str, bytes, bytearray, memoryview, dt.date)
+
+
+@attrs.frozen
+class Payload:
+    """A payload encoded once: the JSON-ready value and its exact JSON text (they agree)."""
+
+    data: Any
+    json: str
+
+
+def _is_numpy_or_pandas(value: Any) -> bool:
+    return type(value).__module__.partition(".")[0] in ("numpy", "pandas")
+
+
+def to_r(value: Any, where: str = "value") -> RValue:
+    """The R value a returned Python object stands for.
+
+    R values pass through; dicts, lists and tuples become lists (element by element);
+    numpy and pandas objects and Python scalars go through :func:`rvalues.as_r`; any other object
+    goes through the unstructure hook registered for its class on :data:`mcplite.converter`
+    (cattrs' defaults cover attrs classes and dataclasses). Anything else is a ``TypeError``.
+
+    >>> to_r({"a": [1, "x"]}).names
+    [1] "a"
+    """
+    from mcplite.converter import converter
+
+    if isinstance(value, RValue):
+        return value
+    if isinstance(value, Mapping):
+        pairs = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(
+                    f"{where}: dict keys must be str to become JSON names, not {type(key).__name__} ({key!r})"
+                )
+            pairs.append((key, to_r(item, f"{where}[{key!r}]")))
+        return List.from_pairs(pairs)
+    if isinstance(value, (list, tuple)):
+        return List([to_r(item, f"{where}[{i}]") for i, item in enumerate(value)])
+    if not isinstance(value, _PLAIN) and not _is_numpy_or_pandas(value):
+        unstructured = converter.unstructure(value)
+        if unstructured is not value and type(unstructured) is not type(value):
+            return to_r(unstructured, where)
+    try:
+        return as_r(value)
+    except RValueError as err:
+        raise TypeError(
+            f"{where}: {type(value).__module__}.{type(value).__qualname__} ({value!r:.80}) cannot be "
+            f"represented as JSON: {err}"
+        ) from None
+
+
+def strip_json_class(x: RValue) -> RValue:
+    """Drop class ``json`` from character vectors (in lists too), so they stay JSON strings.
+
+    >>> strip_json_class(Character(['{"a":1}'], {"class": "json"})).attributes.get("class") is None
+    True
+    """
+    if isinstance(x, Character):
+        if not x.inherits("json"):
+            return x
+        rest = [c for c in x.attributes["class"].data.tolist() if c != "json"]
+        return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
+    if isinstance(x, List) and len(x):
+        elements = [strip_json_class(e) for e in x.data]
+        if all(new is old for new, old in zip(elements, x.data, strict=True)):
+            return x
+        return List(elements, dict(x.attributes))  # type: ignore[no-any-return]
+    return x
+
+
+def is_bare_empty_list(x: RValue) -> bool:
+    """``list()`` or ``structure(list(), names = character())``: the structured root's ``{}``."""
+    return isinstance(x, List) and len(x) == 0 and set(x.attributes) <= {"names"}
+
+
+def encode_json(x: RValue, where: str = "value") -> str:
+    """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte)."""
+    from rvalues.json import to_json
+
+    try:
+        return to_json(strip_json_class(x), **jsonlite_options())
+    except RValueError as err:
+        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+
+
+def encode(x: RValue, where: str = "value") -> Payload:
+    """JSON-ready data and JSON text of an R value under the payload options in force.
+
+    A number jsonlite writes beyond a double's range (``1.79769313486232e+308`` for
+    ``.Machine$double.xmax``) has no JSON-ready value, so it is refused here:
+
+    >>> from rvalues import Double
+    >>> encode(Double([1.7976931348623157e308]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: value cannot be represented as JSON: jsonlite writes value as a number beyond ...
+    """
+    from mcplite.converter import converter
+
+    text = encode_json(x, where)
+    try:
+        data = converter.unstructure(strip_json_class(x))
+    except RValueError as err:
+        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+    _check_finite(data, where, where)
+    return Payload(data, text)
+
+
+def _check_finite(data: Any, where: str, root: str) -> None:
+    if isinstance(data, float) and not math.isfinite(data):
+        raise ValueError(
+            f"{root} cannot be represented as JSON: jsonlite writes {where} as a number beyond a "
+            "double's range (it parses as infinity)"
+        )
+    if isinstance(data, dict):
+        for key, item in data.items():
+            _check_finite(item, f"{where}[{key!r}]", root)
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            _check_finite(item, f"{where}[{i}]", root)
+
+
+def encode_structured(value: Any) -> Payload | None:
+    """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
+    x = to_r(value, "structured_content")
+    if x is NULL:
+        return None
+    if is_bare_empty_list(x):
+        return Payload({}, "{}")
+    return encode(x, "structured_content")
+
+
+def ordinary_text(value: Any) -> str:
+    """The text of an ordinary return value, as the seed says.
+
+    ``str`` is literal; a character vector is its elements joined with newlines (NA as ``NA``, as
+    R's ``paste`` gives); NULL is ``{}``; an unnamed empty list is ``[]``; anything else is JSON.
+
+    >>> ordinary_text(Character(["a", None]))
+    'a\\nNA'
+    """
+    if isinstance(value, str):
+        return value
+    x = to_r(value, "return value")
+    if isinstance(x, Character):
+        return "\n".join("NA" if s is None else s for s in x.data.tolist())
+    if x is NULL:
+        return "{}"
+    if isinstance(x, List) and len(x) == 0 and not x.attributes:
+        return "[]"
+    return encode_json(x, "return value")
