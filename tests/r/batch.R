@@ -4,7 +4,7 @@
 #   MODE "identical": each case is {x, y}; writes identical(x, y).
 args <- commandArgs(trailingOnly = TRUE)
 here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
-source(file.path(here, "rdesc.R"))
+source(file.path(here, "..", "data", "conformance", "rdesc.R"))
 mode <- args[[1]]
 cases <- fromJSON(args[[2]], simplifyVector = FALSE)
 

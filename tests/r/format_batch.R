@@ -6,7 +6,7 @@
 suppressMessages(library(jsonlite))
 args <- commandArgs(trailingOnly = TRUE)
 here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
-source(file.path(here, "rdesc.R"))
+source(file.path(here, "..", "data", "conformance", "rdesc.R"))
 options(width = 80, digits = 7, scipen = 0)
 cases <- fromJSON(args[[1]], simplifyVector = FALSE)
 na_null <- function(s) lapply(s, function(v) if (is.na(v)) NULL else v)

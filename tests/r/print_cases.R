@@ -1,4 +1,4 @@
-# print_cases.R OUT.json [RDESC.R]   (RDESC.R defaults to rdesc.R beside this script)
+# print_cases.R OUT.json [RDESC.R]   (RDESC.R defaults to tests/data/conformance/rdesc.R)
 # The R oracle for rvalues' printing and number formatting. Run with TZ=UTC:
 #   TZ=UTC Rscript tests/r/print_cases.R tests/data/print-r-4.2.2.json
 # Writes one JSON array; each entry is one case:
@@ -16,7 +16,7 @@ suppressMessages(library(jsonlite))
 args <- commandArgs(trailingOnly = TRUE)
 out_file <- if (length(args) >= 1) args[[1]] else "print-r-4.2.2.json"
 here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
-rdesc_file <- if (length(args) >= 2) args[[2]] else file.path(here, "rdesc.R")
+rdesc_file <- if (length(args) >= 2) args[[2]] else file.path(here, "..", "data", "conformance", "rdesc.R")
 source(rdesc_file)
 options(width = 80, digits = 7, scipen = 0)
 
