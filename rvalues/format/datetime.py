@@ -1,136 +1,211 @@
-"""R's ``format()`` of Date and POSIXct values (the default formats print uses).
+"""R's ``format()`` of Date and POSIXct values, vectorized; printing and JSON both use it.
 
-Dates are days since 1970-01-01 (fractions are floored); date-times are seconds since the epoch,
-shown in their ``tzone`` (``""``: the process's zone), with ``"%Y-%m-%d"`` when every time of day is
-midnight, else ``"%Y-%m-%d %H:%M:%S"`` (seconds truncated). ``usetz`` appends the zone's
-abbreviation, as ``print`` does. As in R 4.2.2, years are not zero-padded (``"99-01-01"``), and
-non-finite values show as ``"Inf"``, ``"-Inf"``, ``"NaN"`` (NA is None).
+Dates are days since 1970-01-01 (fractions floored); date-times are seconds since the epoch,
+shown in their ``tzone`` ("" or None: the process's zone). ``format.POSIXct`` drops the time when
+every element is at midnight, and truncates seconds. As in R 4.2.2, years are not zero-padded
+("99-01-01") and non-finite values show as "Inf", "-Inf", "NaN" (NA is None).
 
->>> format_date(np.array([18263.0, np.inf])).tolist()
-['2020-01-02', 'Inf']
+>>> format_date(np.array([18262.75, -0.5, np.inf])).tolist()
+['2020-01-01', '1969-12-31', 'Inf']
 >>> format_posixct(np.array([1577934245.0]), "America/New_York", usetz=True).tolist()
 ['2020-01-01 22:04:05 EST']
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import numpy as np
 
+from rvalues.errors import RValueError
 from rvalues.model.na import real_is_na
+from rvalues.model.timezones import local_zone_name, zone
 
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+_TWO = np.array([f"{i:02d}" for i in range(100)])
 _UTC_NAMES = frozenset({"UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/UCT", "UCT", "Etc/Universal", "Zulu"})
-_CYCLE_DAYS = 146097
-"""Days in 400 Gregorian years: the calendar (and the week) repeats after it."""
-_CYCLE_SECONDS = _CYCLE_DAYS * 86400
+_CYCLE = 146097 * 86400  # 400 Gregorian years: the calendar, weekdays included, repeats
+_LOW, _HIGH = -62135596800 + 2 * 86400, 253402300799 - 2 * 86400  # what datetime can hold
+_NS_LOW, _NS_HIGH = -9223372036, 9223372035  # what pandas' nanosecond timestamps can hold
+_FAST_LOW, _FAST_HIGH = -30610224000, 253402300799  # years 1000 to 9999: numpy's text is R's
+# R's broken-down time holds the year in a C int: days outside this range format as NA, and
+# years past 2^31 - 1 print wrapped around
+_DAY_MIN, _DAY_MAX = -784352321506, 784352270736
 
 
 def civil_from_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Proleptic Gregorian (year, month, day) of day numbers since 1970-01-01, vectorized.
+    """Proleptic Gregorian (year, month, day) of int64 day numbers since 1970-01-01.
 
     >>> [a.tolist() for a in civil_from_days(np.array([0, -1, 18263]))]
     [[1970, 1969, 2020], [1, 12, 1], [1, 31, 2]]
     """
     z = np.asarray(days, dtype=np.int64) + 719468
-    era = np.floor_divide(z, _CYCLE_DAYS)
-    doe = z - era * _CYCLE_DAYS
+    era = np.floor_divide(z, 146097)
+    doe = z - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
     mp = (5 * doy + 2) // 153
-    day = doy - (153 * mp + 2) // 5 + 1
-    month = np.where(mp < 10, mp + 3, mp - 9)
-    year = yoe + era * 400 + (month <= 2)
-    return year, month, day
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = np.where(mp < 10, mp + 3, mp - 9)
+    return yoe + era * 400 + (m <= 2), m, d
 
 
-def _ymd(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> list[str]:
-    return [
-        f"{y}-{m:02d}-{d:02d}" for y, m, d in zip(year.tolist(), month.tolist(), day.tolist(), strict=True)
-    ]
+def days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Day numbers since 1970-01-01 of proleptic Gregorian dates (the inverse of the above)."""
+    y = y - (m <= 2)
+    era = np.floor_divide(y, 400)
+    yoe = y - era * 400
+    mp = np.where(m > 2, m - 3, m + 9)
+    doy = np.floor_divide(153 * mp + 2, 5) + d - 1
+    doe = yoe * 365 + np.floor_divide(yoe, 4) - np.floor_divide(yoe, 100) + doy
+    return era * 146097 + doe - 719468  # type: ignore[no-any-return]
 
 
-def _non_finite(x: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Fill the non-finite elements of ``out``: NA stays None, the rest as R writes them."""
-    bad = ~np.isfinite(x)
+def ymd(days: np.ndarray) -> np.ndarray:
+    """``"%Y-%m-%d"`` of int64 day numbers as R writes it (years unpadded, C-int wrapped)."""
+    if len(days) and days.min() >= _FAST_LOW // 86400 and days.max() <= _FAST_HIGH // 86400:
+        return np.datetime_as_string(days.astype("datetime64[D]"), unit="D")
+    y, m, d = civil_from_days(days)
+    y = (y + 2**31) % 2**32 - 2**31
+    return np.strings.add(
+        np.strings.add(np.strings.add(y.astype(str), "-"), _TWO[m]), np.strings.add("-", _TWO[d])
+    )
+
+
+def _non_finite(values: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Where values are not finite: NA -> None, else R's text ("Inf", "-Inf", "NaN")."""
+    bad = ~np.isfinite(values)
     if bad.any():
-        na = real_is_na(x)
-        out[bad & ~na & np.isnan(x)] = "NaN"
-        out[np.isposinf(x)] = "Inf"
-        out[np.isneginf(x)] = "-Inf"
-    return np.isfinite(x)
+        sub = values[bad]
+        text = np.where(np.isnan(sub), "NaN", np.where(sub > 0, "Inf", "-Inf")).astype(object)
+        text[real_is_na(sub)] = None
+        out[bad] = text
+    return ~bad
 
 
 def format_date(days: np.ndarray) -> np.ndarray:
-    """R's ``format.Date``: ``"%Y-%m-%d"`` of each day number; NA as None."""
-    x = np.asarray(days, dtype=np.float64)
-    out = np.full(len(x), None, dtype=object)
-    ok = _non_finite(x, out)
+    """``format(<Date>)``: "%Y-%m-%d" of the floored day; NA as None, non-finite as R's text.
+
+    As R's ``as.POSIXlt.Date``: when any day lies beyond +-2^31, the whole vector is formatted
+    as the date-times ``days * 86400`` in UTC instead (fractions then show as times).
+    """
+    days = np.asarray(days, dtype=np.float64)
+    out = np.empty(len(days), dtype=object)
+    ok = _non_finite(days, out)
     if ok.any():
-        out[ok] = _ymd(*civil_from_days(np.floor(x[ok]).astype(np.int64)))
+        vals = days[ok]
+        if (np.abs(vals) > 2147483647).any():
+            out[ok] = format_posixct(vals * 86400, "UTC", "string")
+        else:
+            out[ok] = ymd(np.floor(vals).astype(np.int64)).astype(object)
     return out
 
 
-def _zone(tz: str) -> dt.tzinfo | None:
-    """The zone for R's ``tz`` argument; ``""`` is the process's local zone (None)."""
-    if tz == "":
-        return None
+def _zone_key(tzone: str | None) -> Any:
+    """The zone R displays a ``tzone`` in; an unknown name is UTC, as R falls back (with a warning)."""
     try:
-        return ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        return dt.timezone.utc
+        return zone(tzone)
+    except RValueError:
+        return zone("UTC")
 
 
-def _local(seconds: int, zone: dt.tzinfo | None) -> tuple[int, dt.datetime]:
-    """The local time of ``seconds`` in ``zone``, and the number of 400-year cycles it was shifted
-    by to fit Python's years 1..9999 (the calendar repeats; zone rules before year 401 or after
-    9600 are taken as those of the shifted instant)."""
-    shift = 0
-    day = seconds // 86400
-    if day < -719162 + 366:  # before year 2
-        shift = -((-719162 + 366 - day) // _CYCLE_DAYS + 1)
-    elif day > 2932896 - 366 * 2:  # after year 9997
-        shift = (day - (2932896 - 366 * 2)) // _CYCLE_DAYS + 1
-    moment = _EPOCH + dt.timedelta(seconds=seconds - shift * _CYCLE_SECONDS)
-    return shift, moment.astimezone() if zone is None else moment.astimezone(zone)
+def utc_offsets(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
+    """UTC offsets (seconds) of whole-second instants in the zone R would display them in."""
+    tz = _zone_key(tzone)
+    key = getattr(tz, "key", None)
+    if key == "UTC":
+        return np.zeros(len(seconds), dtype=np.int64)
+    if len(seconds) > 64 and key and seconds.min() >= _NS_LOW and seconds.max() <= _NS_HIGH:
+        import pandas as pd
+
+        stamps = pd.DatetimeIndex(seconds.astype("datetime64[s]").astype("datetime64[ns]"), tz="UTC")
+        wall = stamps.tz_convert(key).tz_localize(None).asi8 // 10**9
+        return np.asarray(wall - seconds, dtype=np.int64)
+    uniq, inverse = np.unique(seconds, return_inverse=True)
+    # beyond datetime's years the zone's rules are constant (LMT) or its yearly POSIX rule
+    shifted = np.where(uniq < _LOW, uniq + ((_LOW - uniq) // _CYCLE + 1) * _CYCLE, uniq)
+    shifted = np.where(shifted > _HIGH, shifted - ((shifted - _HIGH) // _CYCLE + 1) * _CYCLE, shifted)
+    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    offs = np.array(
+        [int((epoch + timedelta(seconds=int(s))).astimezone(tz).utcoffset().total_seconds())  # type: ignore[union-attr]
+         for s in shifted.tolist()],
+        dtype=np.int64,
+    )  # fmt: skip
+    return offs[inverse]
 
 
-def format_posixct(seconds: np.ndarray, tz: str = "", usetz: bool = False) -> np.ndarray:
-    """R's ``format.POSIXct(x, usetz = usetz)`` in zone ``tz``; NA as None."""
-    x = np.asarray(seconds, dtype=np.float64)
-    out = np.full(len(x), None, dtype=object)
-    ok = _non_finite(x, out)
+def _abbreviations(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
+    """The zone abbreviation R prints after each date-time (``usetz``), e.g. "EST"."""
+    name = tzone or local_zone_name()
+    if name in _UTC_NAMES:
+        return np.full(len(seconds), "GMT" if name == "GMT" else "UTC", dtype=object)
+    tz = _zone_key(tzone)
+    uniq, inverse = np.unique(seconds, return_inverse=True)
+    shifted = np.where(uniq < _LOW, uniq + ((_LOW - uniq) // _CYCLE + 1) * _CYCLE, uniq)
+    shifted = np.where(shifted > _HIGH, shifted - ((shifted - _HIGH) // _CYCLE + 1) * _CYCLE, shifted)
+    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    names = [(epoch + timedelta(seconds=int(s))).astimezone(tz).tzname() or "" for s in shifted.tolist()]
+    return np.array(names, dtype=object)[inverse]
+
+
+def local_fields(seconds: np.ndarray, tzone: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """(days, second of day) of the wall clock for whole seconds since the epoch."""
+    local = seconds + utc_offsets(seconds, tzone)
+    return np.floor_divide(local, 86400), np.mod(local, 86400)
+
+
+def format_posixct(
+    seconds: np.ndarray, tzone: str | None, style: str = "string", usetz: bool = False
+) -> np.ndarray:
+    """``format(<POSIXct>)`` (style "string": the time is dropped when every element is at
+    midnight) or ``format(x, "%Y-%m-%dT%H:%M:%S")`` (style "ISO8601"); seconds truncated.
+    ``usetz`` appends the zone's abbreviation, as ``print`` does."""
+    seconds = np.asarray(seconds, dtype=np.float64)
+    out = np.empty(len(seconds), dtype=object)
+    ok = _non_finite(seconds, out)
     if not ok.any():
         return out
-    whole = np.floor(x[ok])
-    fraction = x[ok] - whole
-    if tz in _UTC_NAMES:
-        secs = whole.astype(np.int64)
-        days = np.floor_divide(secs, 86400)
-        sod = secs - days * 86400
-        year, month, day = civil_from_days(days)
-        hms = zip((sod // 3600).tolist(), (sod // 60 % 60).tolist(), (sod % 60).tolist(), strict=True)
-        dates = _ymd(year, month, day)
-        parts = [f"{d} {h:02d}:{m:02d}:{s:02d}" for d, (h, m, s) in zip(dates, hms, strict=True)]
-        midnight_only = bool((sod == 0).all() and (fraction == 0).all())
-        abbrevs = ["GMT" if tz == "GMT" else "UTC"] * len(parts)
+    vals = seconds[ok]
+    whole = np.floor(vals)
+    valid = (whole / 86400 >= _DAY_MIN) & (whole / 86400 <= _DAY_MAX)
+    if valid.all():
+        text = _clock(vals, whole, tzone, style)
     else:
-        zone = _zone(tz)
-        locals_ = [_local(int(s), zone) for s in whole.tolist()]
-        midnight_only = all(
-            d.hour == 0 and d.minute == 0 and d.second == 0 and f == 0
-            for (_, d), f in zip(locals_, fraction.tolist(), strict=True)
-        )
-        parts = [
-            f"{d.year + 400 * k}-{d.month:02d}-{d.day:02d} {d.hour:02d}:{d.minute:02d}:{d.second:02d}"
-            for k, d in locals_
-        ]
-        abbrevs = [d.tzname() or "" for _, d in locals_]
-    if midnight_only:
-        parts = [p[: p.rindex(" ")] for p in parts]
+        text = np.empty(len(vals), dtype=object)
+        text[valid] = _clock(vals[valid], whole[valid], tzone, style, force_time=True)
+        text[~valid] = None
     if usetz:
-        parts = [f"{p} {a}" if a else p for p, a in zip(parts, abbrevs, strict=True)]
-    out[ok] = parts
+        zones = _abbreviations(whole.astype(np.int64), tzone)
+        text = np.array([t if t is None or not z else f"{t} {z}" for t, z in zip(text, zones)], dtype=object)
+    out[ok] = text
     return out
+
+
+def _clock(
+    vals: np.ndarray, whole: np.ndarray, tzone: str | None, style: str, force_time: bool = False
+) -> np.ndarray:
+    secs = whole.astype(np.int64)
+    local = secs + utc_offsets(secs, tzone)
+    days, sod = np.floor_divide(local, 86400), np.mod(local, 86400)
+    if style == "string" and not force_time and ((sod == 0) & (vals == whole)).all():
+        return ymd(days).astype(object)
+    # R's seconds field is tm_sec + (x - floor(x)) in doubles, printed truncated: a fraction
+    # within an ulp of 1 shows the next second (even second 60)
+    sec = np.floor((sod % 60) + (vals - whole)).astype(np.int64)
+    if (sec < 60).all() and local.min() >= _FAST_LOW and local.max() <= _FAST_HIGH:
+        text = np.datetime_as_string((local - sod % 60 + sec).astype("datetime64[s]"), unit="s")
+        if style != "ISO8601":
+            chars = text.view("U1").reshape(len(text), -1)
+            chars[:, 10] = " "
+        return text.astype(object)
+    sep = "T" if style == "ISO8601" else " "
+    hms = np.strings.add(
+        np.strings.add(np.strings.add(_TWO[sod // 3600], ":"), _TWO[(sod // 60) % 60]),
+        np.strings.add(":", _TWO[sec]),
+    )
+    return np.strings.add(np.strings.add(ymd(days), sep), hms).astype(object)
+
+
+def epoch_ms(seconds: np.ndarray) -> np.ndarray:
+    """``floor(unclass(x) * 1000)``: jsonlite's epoch milliseconds."""
+    return np.floor(seconds * 1000)

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.format.datetime import days_from_civil, epoch_ms, format_date, format_posixct, utc_offsets, ymd
 from rvalues.json.context import Ctx
 from rvalues.json.pretty import collapse
-from rvalues.json.times import epoch_ms, format_date, format_posixct
 from rvalues.model.na import NA_INTEGER, NA_REAL
 
 
@@ -98,15 +98,13 @@ def _int_days(data: np.ndarray) -> np.ndarray:
 
 def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:
     """``as.POSIXct(<POSIXlt>)``: seconds since the epoch from the broken-down fields."""
-    from rvalues.json.times import _offsets
-
     fields = dict(zip(x.keys(), x.data))
 
     def col(name: str) -> np.ndarray:
         return np.asarray(fields[name].data, dtype=np.float64)
 
     year, mon, mday = col("year") + 1900, col("mon"), col("mday")
-    days = _days_from_civil(year, mon + 1, mday)
+    days = days_from_civil(year, mon + 1, mday)
     local = days * 86400 + col("hour") * 3600 + col("min") * 60 + col("sec")
     tzone = _tzone(x)
     if "gmtoff" in fields:
@@ -114,19 +112,9 @@ def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:
         if not np.isnan(off).any():
             return local - off, tzone
     guess = np.where(np.isfinite(local), local, 0).astype(np.int64)
-    off = _offsets(guess, tzone)
-    off = _offsets(guess - off, tzone)
+    off = utc_offsets(guess, tzone)
+    off = utc_offsets(guess - off, tzone)
     return local - off, tzone
-
-
-def _days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
-    y = y - (m <= 2)
-    era = np.floor_divide(y, 400)
-    yoe = y - era * 400
-    mp = np.where(m > 2, m - 3, m + 9)
-    doy = np.floor_divide(153 * mp + 2, 5) + d - 1
-    doe = yoe * 365 + np.floor_divide(yoe, 4) - np.floor_divide(yoe, 100) + doy
-    return era * 146097 + doe - 719468
 
 
 def _tzone(x: Any) -> str | None:
@@ -156,19 +144,19 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
 
 
 def _posixlt_text(x: Any, style: str) -> np.ndarray:
-    from rvalues.json.times import _TWO, _ymd
+    from rvalues.format.datetime import _TWO
 
     fields = dict(zip(x.keys(), x.data))
     sec = np.asarray(fields["sec"].data, dtype=np.float64)
     mins = np.asarray(fields["min"].data, dtype=np.int64)
     hour = np.asarray(fields["hour"].data, dtype=np.int64)
     year = np.asarray(fields["year"].data, dtype=np.float64) + 1900
-    days = _days_from_civil(
+    days = days_from_civil(
         year, np.asarray(fields["mon"].data) + 1.0, np.asarray(fields["mday"].data, dtype=np.float64)
     )
     out = np.empty(len(sec), dtype=object)
     ok = np.isfinite(sec) & np.isfinite(days)
-    date = _ymd(days[ok].astype(np.int64))
+    date = ymd(days[ok].astype(np.int64))
     if style == "string" and ((sec[ok] == 0) & (mins[ok] == 0) & (hour[ok] == 0)).all():
         out[ok] = date.astype(object)
         return out

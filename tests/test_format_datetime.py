@@ -1,0 +1,56 @@
+"""Date-time formatting: the vectorized paths agree with zoneinfo and with R's format()."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pytest
+
+from rvalues.format.datetime import format_posixct, utc_offsets
+from tests.conftest import RSCRIPT, requires_r
+
+ZONES = ["America/New_York", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns"]
+
+
+def _instants(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(-2_200_000_000, 4_100_000_000, size=n)
+
+
+@pytest.mark.parametrize("zone_name", ZONES)
+def test_vectorized_offsets_agree_with_zoneinfo(zone_name: str) -> None:
+    seconds = _instants(3000, 7)
+    tz = ZoneInfo(zone_name)
+    expected = [
+        int(datetime.fromtimestamp(int(s), timezone.utc).astimezone(tz).utcoffset().total_seconds())  # type: ignore[union-attr]
+        for s in seconds.tolist()
+    ]
+    assert utc_offsets(seconds, zone_name).tolist() == expected
+
+
+@requires_r
+@pytest.mark.r
+def test_formatting_in_zones_agrees_with_r() -> None:
+    seconds = _instants(2000, 11).astype(np.float64) + 0.25
+    ours = {
+        f"{zone_name}/{style}": format_posixct(seconds, zone_name, style).tolist()
+        for zone_name in ZONES
+        for style in ("string", "ISO8601")
+    }
+    script = (
+        "x <- jsonlite::fromJSON(file('stdin')); out <- list();"
+        "for (z in x$zones) { t <- .POSIXct(x$seconds, tz = z);"
+        " out[[paste0(z, '/string')]] <- format(t);"
+        " out[[paste0(z, '/ISO8601')]] <- format(t, '%Y-%m-%dT%H:%M:%S') };"
+        "cat(jsonlite::toJSON(out))"
+    )
+    answer = subprocess.run(
+        [RSCRIPT, "--vanilla", "-e", script],
+        input=json.dumps({"zones": ZONES, "seconds": seconds.tolist()}),
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert ours == json.loads(answer.stdout)
