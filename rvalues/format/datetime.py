@@ -121,17 +121,19 @@ def utc_offsets(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
         stamps = pd.DatetimeIndex(seconds.astype("datetime64[s]").astype("datetime64[ns]"), tz="UTC")
         wall = stamps.tz_convert(key).tz_localize(None).asi8 // 10**9
         return np.asarray(wall - seconds, dtype=np.int64)
+    return _each_instant(seconds, tz, lambda t: int(t.utcoffset().total_seconds())).astype(np.int64)
+
+
+def _each_instant(seconds: np.ndarray, tz: Any, read: Any) -> np.ndarray:
+    """``read(local datetime)`` for each whole-second instant, computed once per distinct instant."""
     uniq, inverse = np.unique(seconds, return_inverse=True)
     # beyond datetime's years the zone's rules are constant (LMT) or its yearly POSIX rule
     shifted = np.where(uniq < _LOW, uniq + ((_LOW - uniq) // _CYCLE + 1) * _CYCLE, uniq)
     shifted = np.where(shifted > _HIGH, shifted - ((shifted - _HIGH) // _CYCLE + 1) * _CYCLE, shifted)
     epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
-    offs = np.array(
-        [int((epoch + timedelta(seconds=int(s))).astimezone(tz).utcoffset().total_seconds())  # type: ignore[union-attr]
-         for s in shifted.tolist()],
-        dtype=np.int64,
-    )  # fmt: skip
-    return offs[inverse]
+    values = np.empty(len(uniq), dtype=object)
+    values[:] = [read((epoch + timedelta(seconds=int(s))).astimezone(tz)) for s in shifted.tolist()]
+    return values[inverse]  # type: ignore[no-any-return]
 
 
 def _abbreviations(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
@@ -139,13 +141,7 @@ def _abbreviations(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
     name = tzone or local_zone_name()
     if name in _UTC_NAMES:
         return np.full(len(seconds), "GMT" if name == "GMT" else "UTC", dtype=object)
-    tz = _zone_key(tzone)
-    uniq, inverse = np.unique(seconds, return_inverse=True)
-    shifted = np.where(uniq < _LOW, uniq + ((_LOW - uniq) // _CYCLE + 1) * _CYCLE, uniq)
-    shifted = np.where(shifted > _HIGH, shifted - ((shifted - _HIGH) // _CYCLE + 1) * _CYCLE, shifted)
-    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
-    names = [(epoch + timedelta(seconds=int(s))).astimezone(tz).tzname() or "" for s in shifted.tolist()]
-    return np.array(names, dtype=object)[inverse]
+    return _each_instant(seconds, _zone_key(tzone), lambda t: t.tzname() or "")
 
 
 def local_fields(seconds: np.ndarray, tzone: str | None) -> tuple[np.ndarray, np.ndarray]:
