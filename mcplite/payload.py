@@ -11,7 +11,9 @@ Payload(data={'ok': True}, json='{"ok":true}')
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -120,15 +122,19 @@ def encode(x: RValue, where: str = "value") -> Payload:
     ...
     ValueError: value cannot be represented as JSON: jsonlite writes value as a number beyond ...
     """
-    from mcplite.converter import converter
-
     text = encode_json(x, where)
     try:
-        data = converter.unstructure(strip_json_class(x))
-    except RValueError as err:
-        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
-    _check_finite(data, where, where)
+        # the data is the text read back, so the fallback text and structured content agree exactly
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"{where} cannot be represented as JSON: jsonlite wrote {text[:80]!r}") from None
+    if _HUGE_EXPONENT.search(text):
+        _check_finite(data, where, where)
     return Payload(data, text)
+
+
+# only a number written with an exponent of 308 or more can read back as infinity
+_HUGE_EXPONENT = re.compile(r"[eE]\+?(?:30[89]|3[1-9][0-9]|[4-9][0-9]{2}|[0-9]{4,})")
 
 
 def _check_finite(data: Any, where: str, root: str) -> None:

@@ -58,11 +58,8 @@ def tool_result(
     payload = encode_structured(structured_content)
     if blocks is None:
         blocks = [] if payload is None else [TextContent(payload.json)]
-    return CallToolResult(
-        blocks,
-        structured_content=ABSENT if payload is None else payload.data,
-        is_error=is_error,
-        meta=meta,
+    return CallToolResult.from_encoded(
+        blocks, ABSENT if payload is None else payload.data, is_error=is_error, meta=meta
     )
 
 

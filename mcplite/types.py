@@ -412,6 +412,21 @@ class CallToolResult:
     meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
     result_type: str | None = attrs.field(default=None, validator=_optional_str_validator, kw_only=True)
 
+    @classmethod
+    def from_encoded(
+        cls,
+        content: list[ContentBlock],
+        structured_content: Any,
+        *,
+        is_error: bool = False,
+        meta: dict[str, Any] | None = None,
+    ) -> CallToolResult:
+        """A result whose structured content was read back from rvalues' JSON text, so is plain
+        JSON already: the other fields are checked, the (possibly large) payload is not walked."""
+        result = cls(content, is_error=is_error, meta=meta)
+        object.__setattr__(result, "structured_content", structured_content)
+        return result
+
     def to_wire(self, protocol_version: str) -> dict[str, Any]:
         """The result as sent to a client speaking ``protocol_version`` (see :mod:`mcplite.projection`).
 
