@@ -35,17 +35,19 @@ def test_vectorized_offsets_agree_with_zoneinfo(zone_name: str) -> None:
 @requires_r
 @pytest.mark.r
 def test_formatting_in_zones_agrees_with_r() -> None:
-    seconds = _instants(2000, 11).astype(np.float64) + 0.25
+    seconds = np.concatenate([_instants(2000, 11).astype(np.float64) + 0.25, [1e18, -1e18]])
     ours = {
         f"{zone_name}/{style}": format_posixct(seconds, zone_name, style).tolist()
         for zone_name in ZONES
         for style in ("string", "ISO8601")
     }
+    ours["beyond/string"] = format_posixct(np.array([1e18]), "UTC").tolist()
     script = (
         "x <- jsonlite::fromJSON(file('stdin')); out <- list();"
         "for (z in x$zones) { t <- .POSIXct(x$seconds, tz = z);"
         " out[[paste0(z, '/string')]] <- format(t);"
         " out[[paste0(z, '/ISO8601')]] <- format(t, '%Y-%m-%dT%H:%M:%S') };"
+        "out[['beyond/string']] <- I(format(.POSIXct(1e18, tz = 'UTC')));"
         "cat(jsonlite::toJSON(out))"
     )
     answer = subprocess.run(

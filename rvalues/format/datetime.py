@@ -188,7 +188,7 @@ def _clock(
     # R's seconds field is tm_sec + (x - floor(x)) in doubles, printed truncated: a fraction
     # within an ulp of 1 shows the next second (even second 60)
     sec = np.floor((sod % 60) + (vals - whole)).astype(np.int64)
-    if (sec < 60).all() and local.min() >= _FAST_LOW and local.max() <= _FAST_HIGH:
+    if len(local) and (sec < 60).all() and local.min() >= _FAST_LOW and local.max() <= _FAST_HIGH:
         text = np.datetime_as_string((local - sod % 60 + sec).astype("datetime64[s]"), unit="s")
         if style != "ISO8601":
             chars = text.view("U1").reshape(len(text), -1)
