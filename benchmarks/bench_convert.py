@@ -81,16 +81,6 @@ def measure(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
     return best, peak / 2**20
 
 
-def _to_json() -> Callable[..., str] | None:
-    to_json = getattr(rvalues, "to_json", None)
-    if to_json is None:
-        try:
-            from rvalues.json import to_json
-        except ImportError:
-            return None
-    return to_json  # type: ignore[no-any-return]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -108,18 +98,13 @@ def main() -> None:
     run("rvalues from_pandas(df)", lambda: from_pandas(df))
     run('baseline df.to_dict("list")', lambda: df.to_dict("list"), repeat=1)
     run("baseline df.to_numpy()", lambda: df.to_numpy(), repeat=1)
-    to_json = _to_json()
     run(
         'pandas df.to_json(orient="records", date_format="iso")',
         lambda: df.to_json(orient="records", date_format="iso"),
         repeat=1,
     )
-    if to_json is not None:
-        run("rvalues to_json(from_pandas(df))", lambda: to_json(from_pandas(df)), repeat=1)
-        value = from_pandas(df)
-        assert to_json(value).startswith("[{")
-    else:
-        print("rvalues.to_json is not available: conversion alone was measured")
+    run("rvalues to_json(from_pandas(df))", lambda: rvalues.to_json(from_pandas(df)), repeat=1)
+    assert rvalues.to_json(from_pandas(df)).startswith("[{")
     if args.markdown:
         write_markdown(args.markdown, df, rows, args)
 

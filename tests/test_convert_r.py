@@ -315,22 +315,10 @@ def test_describe_matches_r(case: str) -> None:
     assert rvalues.describe(_convert(case)) == R_CASES[case]["value"]
 
 
-def _to_json() -> Callable[..., str] | None:
-    to_json = getattr(rvalues, "to_json", None)
-    if to_json is None:
-        try:
-            from rvalues.json import to_json
-        except ImportError:
-            return None
-    return to_json  # type: ignore[no-any-return]
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("options", ["json", "json_digits_na"])
 def test_to_json_matches_jsonlite(case: str, options: str) -> None:
-    to_json = _to_json()
-    if to_json is None:
-        pytest.skip("rvalues.to_json is not available yet")
+    to_json = rvalues.to_json
     expected = R_CASES[case][options]
     kwargs = {"digits": None} if options == "json_digits_na" else {}
     value = _convert(case)

@@ -97,21 +97,6 @@ def test_vendored_corpus_is_what_r_prints(tmp_path: Path) -> None:
     assert json.loads(out.read_text(encoding="utf-8")) == json.loads(PRINT_CORPUS.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize(
-    "case", [c for c in PRINT_CASES if c["expr"].startswith("jsonlite::unbox(")], ids=_id
-)
-def test_scalar_fallback_encoder_matches_r(case: dict[str, Any]) -> None:
-    """The local encoder used when the JSON module is absent gives what jsonlite printed."""
-    from rvalues.printing.scalar import local_scalar_json
-    from rvalues.printing.values import classes, with_class
-
-    value = case_value(case)
-    if "data.frame" in classes(value):
-        pytest.skip("a one-row data frame prints as a data frame")
-    inner = with_class(value, classes(value)[1:])
-    assert "[x] " + local_scalar_json(inner) == case["output"]
-
-
 OPTION_CASES = [c for c in load_print_corpus() if c["kind"] == "print_options"]
 
 
