@@ -119,7 +119,8 @@ def utc_offsets(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
         import pandas as pd
 
         stamps = pd.DatetimeIndex(seconds.astype("datetime64[s]").astype("datetime64[ns]"), tz="UTC")
-        wall = stamps.tz_convert(key).tz_localize(None).asi8 // 10**9
+        # the zoneinfo object, not its name: pandas 2 would read a name as a pytz zone
+        wall = stamps.tz_convert(tz).tz_localize(None).asi8 // 10**9
         return np.asarray(wall - seconds, dtype=np.int64)
     return _each_instant(seconds, tz, lambda t: int(t.utcoffset().total_seconds())).astype(np.int64)
 
