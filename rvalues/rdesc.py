@@ -90,17 +90,12 @@ def from_description(d: dict[str, Any]) -> RValue:
     elif r_type == "double":
         data = np.array([_parse_double(v) for v in values], dtype=np.float64)
     elif r_type == "complex":
-        data = np.array(
-            [
-                complex(NA_REAL, NA_REAL) if v is None else complex(_parse_double(v[0]), _parse_double(v[1]))
-                for v in values
-            ],
-            dtype=np.complex128,
-        )
-        for i, v in enumerate(values):
-            if v is None:
-                data.real[i] = NA_REAL
-                data.imag[i] = NA_REAL
+        pairs = [
+            (NA_REAL, NA_REAL) if v is None else (_parse_double(v[0]), _parse_double(v[1])) for v in values
+        ]
+        data = np.empty(len(pairs), dtype=np.complex128)
+        data.real = [re for re, _ in pairs]  # set part by part, so NA_real_'s bits survive
+        data.imag = [im for _, im in pairs]
     elif r_type == "character":
         data = np.array(list(values), dtype=object) if values else np.array([], dtype=object)
     elif r_type == "raw":
