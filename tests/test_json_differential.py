@@ -503,7 +503,7 @@ def long_cases() -> list[dict[str, Any]]:
     import numpy as np
 
     rng = np.random.default_rng(1954)
-    n = 3000
+    n = 5000  # above the 4096 from which repetitive strings are escaped once per distinct value
     pool = np.concatenate(
         [
             rng.normal(0, 1, n),
@@ -527,6 +527,34 @@ def long_cases() -> list[dict[str, Any]]:
     text = [None if i % 11 == 0 else f's{v}</é"' for i, v in enumerate(rng.integers(0, 50, n).tolist())]
     codes = [None if i % 5 == 0 else int(v) for i, v in enumerate(rng.integers(1, 4, n).tolist())]
     vector = {"type": "double", "values": vals}
+    # few distinct whole parts and integers (formatted as tables), with signs, ties and NA
+    small = [_double_text(v) for v in (rng.integers(-3000, 3000, n) / 16 + rng.choice([0, 5e-5], n)).tolist()]
+    for i in rng.choice(n, 40, replace=False).tolist():
+        small[i] = ["NA", "-0", "-0.00002", "0.99995", "-0.5"][i % 5]
+    counts = [None if i % 19 == 0 else int(v) for i, v in enumerate(rng.integers(-1000, 1000, n).tolist())]
+    # date-times over a DST change, with fractions (-1e-16 shows second 60) and NA
+    stamps = [_double_text(v) for v in (1_710_000_000 + rng.integers(0, 10**7, n) + rng.choice([0, 0.25], n))]
+    for i in rng.choice(n, 30, replace=False).tolist():
+        stamps[i] = ["NA", "Inf", _double_text(-1e-16), "NaN", "-Inf"][i % 5]
+    midnights = [
+        ("NA" if i % 23 == 0 else _double_text(float(v) * 86400))
+        for i, v in enumerate(rng.integers(0, 900, n))
+    ]
+    posixct = {"class": _chr(["POSIXct", "POSIXt"]), "tzone": _chr(["America/New_York"])}
+    times = {
+        "type": "list",
+        "values": [
+            {"type": "double", "values": stamps, "attributes": posixct},
+            {"type": "double", "values": midnights, "attributes": {**posixct, "tzone": _chr(["UTC"])}},
+            {"type": "double", "values": small},
+            _int(counts),
+        ],
+        "attributes": {
+            "names": _chr(["when", "day", "small", "count"]),
+            "class": _chr(["data.frame"]),
+            "row.names": _int([None, -n]),
+        },
+    }
     frame = {
         "type": "list",
         "values": [
@@ -560,6 +588,10 @@ def long_cases() -> list[dict[str, Any]]:
         {"always_decimal": True, "factor": "integer", "Date": "epoch"},
     ):
         out.append({"value": frame, "options": options})
+    for options in ({}, {"na": "null"}, {"POSIXt": "ISO8601", "digits": 2}, {"pretty": True, "digits": 0}):
+        out.append({"value": times, "options": options})
+    for column in times["values"]:
+        out.append({"value": column, "options": {"digits": 5}})
     return out
 
 

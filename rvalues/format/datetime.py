@@ -151,6 +151,67 @@ def local_fields(seconds: np.ndarray, tzone: str | None) -> tuple[np.ndarray, np
     return np.floor_divide(local, 86400), np.mod(local, 86400)
 
 
+def dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for int64 (or integral float) values, in O(n)
+    when they span a modest range.
+
+    >>> [a.tolist() for a in dense_codes(np.array([5, 3, 5]))]
+    [[3, 5], [1, 0, 1]]
+    """
+    if not len(values):
+        return values, np.zeros(0, dtype=np.int64)
+    low, high = values.min(), values.max()
+    if high - low > 4 * len(values) + 1024:
+        uniq, inverse = np.unique(values, return_inverse=True)
+        return uniq, inverse.reshape(-1)
+    offset = (values - low).astype(np.int64)
+    used = np.zeros(int(high - low) + 1, dtype=bool)
+    used[offset] = True
+    position = np.cumsum(used) - 1
+    return (np.flatnonzero(used) + low).astype(values.dtype), position[offset]
+
+
+Pieces = list[tuple[np.ndarray, np.ndarray]]
+"""Text as coded pieces: element i is the concatenation of ``labels[codes[i]]`` over the pairs."""
+
+
+def join_pieces(pieces: Pieces) -> np.ndarray:
+    """The object array of str that coded pieces stand for.
+
+    >>> words, marks = np.array(["a", "b"], object), np.array(["!"], object)
+    >>> join_pieces([(words, np.array([1, 0])), (marks, np.array([0, 0]))]).tolist()
+    ['b!', 'a!']
+    """
+    out: np.ndarray | None = None
+    for labels, codes in pieces:
+        part = labels[codes]
+        out = part if out is None else np.add(out, part)
+    return out if out is not None else np.empty(0, dtype=object)
+
+
+def posixct_pieces(
+    seconds: np.ndarray, tzone: str | None, style: str = "string"
+) -> tuple[np.ndarray, Pieces]:
+    """``(shown, pieces)``: the elements where ``shown`` is true have :func:`format_posixct`'s text
+    as coded pieces (a few distinct days and times of day, each formatted once); the others are
+    not finite or beyond R's years (their text is None or "Inf", "-Inf", "NaN").
+
+    >>> shown, pieces = posixct_pieces(np.array([0.0, np.nan, 90061.0]), "UTC")
+    >>> shown.tolist(), join_pieces(pieces).tolist()
+    ([True, False, True], ['1970-01-01 00:00:00', '1970-01-02 01:01:01'])
+    """
+    seconds = np.asarray(seconds, dtype=np.float64)
+    shown = np.isfinite(seconds)
+    vals = seconds[shown] if not shown.all() else seconds
+    whole = np.floor(vals)
+    valid = (whole / 86400 >= _DAY_MIN) & (whole / 86400 <= _DAY_MAX)
+    all_valid = bool(valid.all())
+    if not all_valid:
+        shown[shown] = valid
+        vals, whole = vals[valid], whole[valid]
+    return shown, _clock_pieces(vals, whole, tzone, style, force_time=not all_valid)
+
+
 def format_posixct(
     seconds: np.ndarray, tzone: str | None, style: str = "string", usetz: bool = False
 ) -> np.ndarray:
@@ -159,48 +220,38 @@ def format_posixct(
     ``usetz`` appends the zone's abbreviation, as ``print`` does."""
     seconds = np.asarray(seconds, dtype=np.float64)
     out = np.empty(len(seconds), dtype=object)
-    ok = _non_finite(seconds, out)
-    if not ok.any():
+    _non_finite(seconds, out)
+    shown, pieces = posixct_pieces(seconds, tzone, style)
+    if not shown.any():
         return out
-    vals = seconds[ok]
-    whole = np.floor(vals)
-    valid = (whole / 86400 >= _DAY_MIN) & (whole / 86400 <= _DAY_MAX)
-    if valid.all():
-        text = _clock(vals, whole, tzone, style)
-    else:
-        text = np.empty(len(vals), dtype=object)
-        text[valid] = _clock(vals[valid], whole[valid], tzone, style, force_time=True)
-        text[~valid] = None
+    text = join_pieces(pieces)
     if usetz:
-        zones = _abbreviations(whole.astype(np.int64), tzone)
-        text = np.array([t if t is None or not z else f"{t} {z}" for t, z in zip(text, zones)], dtype=object)
-    out[ok] = text
+        zones = _abbreviations(np.floor(seconds[shown]).astype(np.int64), tzone)
+        text = np.array([f"{t} {z}" if z else t for t, z in zip(text.tolist(), zones.tolist())], dtype=object)
+    out[shown] = text
     return out
 
 
-def _clock(
+def _clock_pieces(
     vals: np.ndarray, whole: np.ndarray, tzone: str | None, style: str, force_time: bool = False
-) -> np.ndarray:
+) -> Pieces:
     secs = whole.astype(np.int64)
     local = secs + utc_offsets(secs, tzone)
     days, sod = np.floor_divide(local, 86400), np.mod(local, 86400)
+    day_list, day_codes = dense_codes(days)
     if style == "string" and not force_time and ((sod == 0) & (vals == whole)).all():
-        return ymd(days).astype(object)
+        return [(ymd(day_list).astype(object), day_codes)]
     # R's seconds field is tm_sec + (x - floor(x)) in doubles, printed truncated: a fraction
-    # within an ulp of 1 shows the next second (even second 60)
+    # within an ulp of 1 shows the next second (even second 60), so a time is minute * 61 + second
     sec = np.floor((sod % 60) + (vals - whole)).astype(np.int64)
-    if len(local) and (sec < 60).all() and local.min() >= _FAST_LOW and local.max() <= _FAST_HIGH:
-        text = np.datetime_as_string((local - sod % 60 + sec).astype("datetime64[s]"), unit="s")
-        if style != "ISO8601":
-            chars = text.view("U1").reshape(len(text), -1)
-            chars[:, 10] = " "
-        return text.astype(object)
-    sep = "T" if style == "ISO8601" else " "
+    time_list, time_codes = dense_codes((sod // 60) * 61 + sec)
+    minute, second = np.divmod(time_list, 61)
     hms = np.strings.add(
-        np.strings.add(np.strings.add(_TWO[sod // 3600], ":"), _TWO[(sod // 60) % 60]),
-        np.strings.add(":", _TWO[sec]),
+        np.strings.add(np.strings.add(_TWO[minute // 60], ":"), _TWO[minute % 60]),
+        np.strings.add(":", _TWO[second]),
     )
-    return np.strings.add(np.strings.add(ymd(days), sep), hms).astype(object)
+    dates = np.strings.add(ymd(day_list), "T" if style == "ISO8601" else " ")
+    return [(dates.astype(object), day_codes), (hms.astype(object), time_codes)]
 
 
 def epoch_ms(seconds: np.ndarray) -> np.ndarray:

@@ -6,7 +6,17 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.format.datetime import days_from_civil, epoch_ms, format_date, format_posixct, utc_offsets, ymd
+from rvalues.format.datetime import (
+    days_from_civil,
+    dense_codes,
+    epoch_ms,
+    format_date,
+    format_posixct,
+    join_pieces,
+    posixct_pieces,
+    utc_offsets,
+    ymd,
+)
 from rvalues.json.context import Ctx
 from rvalues.json.pretty import collapse
 from rvalues.model.na import NA_INTEGER, NA_REAL
@@ -64,7 +74,7 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
     # format each distinct day once
     finite = np.isfinite(data)
     codes = np.empty(len(data), dtype=np.int64)
-    uniq, inverse = _unique_days(np.floor(data[finite]))
+    uniq, inverse = dense_codes(np.floor(data[finite]))
     codes[finite] = inverse
     odd = data[~finite]
     codes[~finite] = len(uniq) + np.arange(len(odd))
@@ -74,20 +84,6 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
         codes = np.where(missing[codes], -1, codes)
         labels = np.where(missing, "", labels).astype(object)
     return encode_coded_strings(codes, labels, child)
-
-
-def _unique_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(days, return_inverse=True)`` in O(n) when the days span a modest range."""
-    if not len(days):
-        return days, np.zeros(0, dtype=np.int64)
-    low, high = days.min(), days.max()
-    if high - low > 4 * len(days) + 1024:
-        return np.unique(days, return_inverse=True)  # type: ignore[no-any-return]
-    offset = (days - low).astype(np.int64)
-    used = np.zeros(int(high - low) + 1, dtype=bool)
-    used[offset] = True
-    position = np.cumsum(used) - 1
-    return np.flatnonzero(used) + low, position[offset]
 
 
 def _int_days(data: np.ndarray) -> np.ndarray:
@@ -133,14 +129,40 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
         seconds = np.asarray(x.data, dtype=np.float64)
         tzone, names = _tzone(x), x.attributes.get("names")
     if ctx.posixt == "mongo":
-        return _mongo(seconds, ctx, names)
+        return _mongo(seconds, ctx.but(prefix=None), names)
     if ctx.posixt == "epoch":
         return encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
     if x.r_type == "list":
         text = _posixlt_text(x, ctx.posixt)
+    elif not (ctx.keep_vec_names and names is not None and len(names.data)):
+        return _posixct_strings(seconds, tzone, ctx)
     else:
         text = format_posixct(seconds, tzone, ctx.posixt)
-    return encode(_character(text, names), ctx.but(always_decimal=False))
+    return encode(_character(text, names), ctx.but(always_decimal=False, prefix=None))
+
+
+def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
+    """The character method for ``format(x)``: date-time text needs no escaping, so the quotes
+    (and ``ctx.prefix``) go on the few distinct day and time labels instead of on every element."""
+    from rvalues.json.atomic import character_na_token, finish
+    from rvalues.json.strings import escape_array
+
+    shown, pieces = posixct_pieces(seconds, tzone, ctx.posixt)
+    lead = (ctx.prefix or "") + '"'
+    (first, first_codes), *rest = pieces
+    pieces = [(np.add(lead, first), first_codes), *rest]
+    last, last_codes = pieces[-1]
+    pieces[-1] = (np.add(last, '"'), last_codes)
+    if shown.all():
+        return finish(join_pieces(pieces), ctx, prefixed=True)
+    tokens = np.empty(len(seconds), dtype=object)
+    tokens[shown] = join_pieces(pieces)
+    na = character_na_token(ctx)
+    others = escape_array(format_posixct(seconds[~shown], tzone, ctx.posixt), na)
+    if ctx.prefix:
+        others = np.array([t if t is None else ctx.prefix + t for t in others.tolist()], dtype=object)
+    tokens[~shown] = others
+    return finish(tokens, ctx, prefixed=True)
 
 
 def _posixlt_text(x: Any, style: str) -> np.ndarray:

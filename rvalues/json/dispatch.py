@@ -103,6 +103,7 @@ _PREFIX_SAFE = {
     "factor",
     "ordered",
     "Date",
+    "POSIXct",
 }
 
 # asJSON methods that exist for exactly these implicit classes (what force=TRUE may unclass to)

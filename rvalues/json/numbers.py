@@ -73,6 +73,13 @@ def _fixed(values: np.ndarray, prec: int, prefix: str = "") -> np.ndarray:
     whole = whole + roll
     out = np.empty(len(values), dtype=object)
     if prec <= _TABLE_MAX:
+        top = int(whole.max()) + 1 if len(whole) else 0
+        if len(values) >= 64 and top <= len(values) // 4:
+            # few distinct whole parts: each signed one and each fraction formatted once
+            digits = list(map(str, range(top)))
+            signed = np.array([prefix + d for d in digits] + [prefix + "-" + d for d in digits], dtype=object)
+            out[:] = np.add(signed[whole + top * neg], _fractions(prec)[frac])
+            return out
         # whole part by %d (its sign included), decimals from a table of every fraction
         signed = np.where(neg, -whole, whole)
         lead = prefix.replace("%", "%%")
@@ -270,8 +277,15 @@ def int_to_char(values: np.ndarray, na: str = "string", prefix: str = "") -> np.
     ['1', '"NA"']
     """
     out = np.empty(len(values), dtype=object)
-    out[:] = format_many(prefix.replace("%", "%%") + "%d", values.tolist())
     missing = values == NA_INTEGER
+    present = values[~missing] if missing.any() else values
+    low, high = (int(present.min()), int(present.max())) if len(present) else (0, 0)
+    if len(values) >= 64 and high - low < len(values) // 4:
+        # few distinct values: format each once
+        table = np.array([prefix + str(v) for v in range(low, high + 1)], dtype=object)
+        out[:] = table[np.where(missing, low, values).astype(np.int64) - low]
+    else:
+        out[:] = format_many(prefix.replace("%", "%%") + "%d", values.tolist())
     if missing.any():
         out[missing] = None if na == "NA" else prefix + ("null" if na == "null" else '"NA"')
     return out

@@ -31,6 +31,14 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     >>> escape_array(np.array(["a", None], dtype=object)).tolist()
     ['"a"', 'null']
     """
+    if len(values) >= _FEW_DISTINCT_FROM and _looks_repetitive(values):
+        import pandas as pd
+
+        codes, distinct = pd.factorize(values, use_na_sentinel=True)
+        table = np.empty(len(distinct) + 1, dtype=object)
+        table[:-1] = _escape_list(distinct.tolist())
+        table[-1] = na
+        return table[codes]  # type: ignore[no-any-return]
     missing = np.equal(values, None)
     out = np.empty(len(values), dtype=object)
     if missing.any():
@@ -40,6 +48,16 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     else:
         out[:] = _escape_list(values.tolist())
     return out
+
+
+_FEW_DISTINCT_FROM = 4096
+_SAMPLE = 1024
+
+
+def _looks_repetitive(values: np.ndarray) -> bool:
+    """Whether a sample repeats enough that escaping each distinct string once pays off."""
+    step = max(1, len(values) // _SAMPLE)
+    return len(set(values[::step][:_SAMPLE].tolist())) <= _SAMPLE // 4
 
 
 def _escape_list(texts: list[str]) -> list[str]:
