@@ -30,8 +30,12 @@ import rvalues
 from rvalues.convert import from_pandas
 
 
-def make_frame(n: int, seed: int = 1) -> pd.DataFrame:
-    """8 columns of mixed dtypes, every one with missing values where its dtype has them."""
+def make_frame(n: int, seed: int = 1, distinct: bool = False) -> pd.DataFrame:
+    """8 columns of mixed dtypes, every one with missing values where its dtype has them.
+
+    ``distinct``: the label, value, count and date-time columns hold (nearly) all-different
+    values instead of repeating ones, so nothing is formatted once and reused.
+    """
     rng = np.random.default_rng(seed)
     missing = rng.random(n) < 0.05
     f64 = rng.normal(size=n)
@@ -45,10 +49,20 @@ def make_frame(n: int, seed: int = 1) -> pd.DataFrame:
     text[rng.random(n) < 0.05] = None
     category = pd.Categorical(words, categories=["alpha", "beta", "gamma", "delta", "epsilon"])
     category[rng.random(n) < 0.05] = np.nan
-    stamps = pd.Series(
-        pd.to_datetime(1_600_000_000 + rng.integers(0, 10**8, size=n), unit="s")
-    ).astype("datetime64[us]")
+    stamps = pd.Series(pd.to_datetime(1_600_000_000 + rng.integers(0, 10**8, size=n), unit="s")).astype(
+        "datetime64[us]"
+    )
     stamps[rng.random(n) < 0.05] = pd.NaT
+    if distinct:
+        f64 = rng.normal(0, 1e6, size=n)
+        f64[missing] = np.nan
+        n32 = pd.array(rng.integers(-(2**31) + 1, 2**31 - 1, size=n), dtype="Int32")
+        n32[missing] = pd.NA
+        text = pd.Series([f"user-{i:x}" for i in rng.permutation(n)], dtype=text.dtype)
+        text[rng.random(n) < 0.05] = None
+        seconds = pd.to_datetime(rng.integers(0, 2 * 10**9, size=n), unit="s")
+        stamps = pd.Series(seconds).astype("datetime64[us]")
+        stamps[rng.random(n) < 0.05] = pd.NaT
     return pd.DataFrame(
         {
             "id": np.arange(n, dtype=np.int64),
@@ -81,36 +95,45 @@ def measure(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
     return best, peak / 2**20
 
 
+PANDAS_JSON = 'pandas df.to_json(orient="records", date_format="iso")'
+OURS = "rvalues to_json(from_pandas(df))"
+CONVERT = "rvalues from_pandas(df)"
+
+
+def bench_frame(variant: str, df: pd.DataFrame, repeat: int) -> list[tuple[str, float, float]]:
+    """(operation, best seconds, peak MiB) for one frame."""
+    rows: list[tuple[str, float, float]] = []
+
+    def run(name: str, fn: Callable[[], Any], times: int = repeat) -> None:
+        seconds, mib = measure(fn, times)
+        rows.append((name, seconds, mib))
+        print(f"{variant:<10} {name:<55} {seconds * 1000:10.1f} ms {mib:10.1f} MiB", flush=True)
+
+    run(CONVERT, lambda: from_pandas(df))
+    if variant == "repeating":
+        run('baseline df.to_dict("list")', lambda: df.to_dict("list"), times=1)
+        run("baseline df.to_numpy()", lambda: df.to_numpy(), times=1)
+    run(PANDAS_JSON, lambda: df.to_json(orient="records", date_format="iso"))
+    run(OURS, lambda: rvalues.to_json(from_pandas(df)))
+    assert rvalues.to_json(from_pandas(df)).startswith("[{")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--markdown", help="write the results table here")
     args = parser.parse_args()
-    df = make_frame(args.rows)
-    rows: list[tuple[str, float, float]] = []
-
-    def run(name: str, fn: Callable[[], Any], repeat: int = args.repeat) -> None:
-        seconds, mib = measure(fn, repeat)
-        rows.append((name, seconds, mib))
-        print(f"{name:<45} {seconds * 1000:10.1f} ms {mib:10.1f} MiB", flush=True)
-
-    run("rvalues from_pandas(df)", lambda: from_pandas(df))
-    run('baseline df.to_dict("list")', lambda: df.to_dict("list"), repeat=1)
-    run("baseline df.to_numpy()", lambda: df.to_numpy(), repeat=1)
-    run(
-        'pandas df.to_json(orient="records", date_format="iso")',
-        lambda: df.to_json(orient="records", date_format="iso"),
-        repeat=1,
-    )
-    run("rvalues to_json(from_pandas(df))", lambda: rvalues.to_json(from_pandas(df)), repeat=1)
-    assert rvalues.to_json(from_pandas(df)).startswith("[{")
+    frames = {"repeating": make_frame(args.rows), "distinct": make_frame(args.rows, distinct=True)}
+    results = {variant: bench_frame(variant, df, args.repeat) for variant, df in frames.items()}
     if args.markdown:
-        write_markdown(args.markdown, df, rows, args)
+        write_markdown(args.markdown, frames["repeating"], results, args)
 
 
-def write_markdown(path: str, df: pd.DataFrame, rows: list[tuple[str, float, float]], args: Any) -> None:
-    by_name = {name: seconds for name, seconds, _ in rows}
+def write_markdown(
+    path: str, df: pd.DataFrame, results: dict[str, list[tuple[str, float, float]]], args: Any
+) -> None:
     lines = [
         "# Conversion benchmark (`benchmarks/bench_convert.py`)",
         "",
@@ -120,26 +143,29 @@ def write_markdown(path: str, df: pd.DataFrame, rows: list[tuple[str, float, flo
         + ", ".join(f"`{c}`" for c in df.columns if df[c].isna().any())
         + ".",
         "",
+        "Two frames of that shape: *repeating* (five words, counts in -1000..999, doubles around 0, "
+        "date-times within three years) and *distinct* (every label different, counts over all of "
+        "int32, doubles of magnitude 1e6, date-times over 63 years), so nothing can be formatted "
+        "once and reused.",
+        "",
         f"Python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}, "
-        f"{platform.machine()}; best of {args.repeat} for rvalues' conversion, one run for the rest; "
+        f"{platform.machine()}; best of {args.repeat} runs (the `to_dict`/`to_numpy` baselines: one run); "
         "peak memory from `tracemalloc` (numpy and pandas buffers included).",
         "",
-        "| operation | time (ms) | peak memory (MiB) |",
-        "|---|---:|---:|",
+        "| frame | operation | time (ms) | peak memory (MiB) |",
+        "|---|---|---:|---:|",
     ]
-    lines += [f"| {name} | {seconds * 1000:.1f} | {mib:.1f} |" for name, seconds, mib in rows]
-    pandas_json = by_name.get('pandas df.to_json(orient="records", date_format="iso")')
-    ours = by_name.get("rvalues to_json(from_pandas(df))")
-    convert = by_name.get("rvalues from_pandas(df)")
-    if pandas_json and convert:
-        lines += ["", f"conversion alone / pandas to_json = **{convert / pandas_json:.2f}x**."]
-    if pandas_json and ours:
-        lines += [
+    for variant, rows in results.items():
+        lines += [f"| {variant} | {name} | {seconds * 1000:.1f} | {mib:.1f} |" for name, seconds, mib in rows]
+    lines.append("")
+    for variant, rows in results.items():
+        by_name = {name: seconds for name, seconds, _ in rows}
+        pandas_json, ours, convert = by_name[PANDAS_JSON], by_name[OURS], by_name[CONVERT]
+        lines.append(
+            f"- {variant}: conversion alone / pandas to_json = **{convert / pandas_json:.2f}x**; "
             f"conversion + to_json / pandas to_json = **{ours / pandas_json:.2f}x** (target < 2x); "
-            f"the conversion is {convert / ours:.0%} of it." if convert else "",
-        ]
-    elif pandas_json:
-        lines += ["rvalues.to_json was not available: conversion alone was measured."]
+            f"the conversion is {convert / ours:.0%} of it."
+        )
     Path(path).write_text("\n".join(lines) + "\n")
 
 
