@@ -49,7 +49,7 @@ def encode_factor(x: Any, ctx: Ctx) -> Any:
         from rvalues.json.atomic import encode_coded_strings
 
         return encode_coded_strings(codes, table, ctx)
-    labels = np.append(table, None)[codes]
+    labels = np.append(table, [None])[codes]
     return encode(_character(labels, names), ctx)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -20,7 +21,7 @@ NA_MODES = ("string", "null", "NA")
 _SEP = "\x1f"
 
 
-def format_many(fmt: str, *columns: list[object]) -> list[str]:
+def format_many(fmt: str, *columns: Sequence[object]) -> list[str]:
     """``fmt % row`` for every row of the given columns, in one C-level formatting call.
 
     >>> format_many("%s%d", ["-", ""], [1, 2])
