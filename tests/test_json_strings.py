@@ -120,6 +120,16 @@ def test_escape_one_and_many_agree() -> None:
     assert escape_array(arr, None).tolist()[-1] is None
 
 
+@pytest.mark.parametrize("n", [10, 5000])
+def test_escape_many_repeated_strings_as_each_alone(n: int) -> None:
+    # from 4096 repetitive strings on, each distinct one is escaped once
+    arr = np.array([*SPECIAL, None] * (n // (len(SPECIAL) + 1) + 1), dtype=object)[:n]
+    expected = [None if v is None else escape(v) for v in arr.tolist()]
+    assert escape_array(arr, None).tolist() == expected
+    with pytest.raises(rvalues.RValueError, match="lone surrogate"):
+        escape_array(np.append(arr, ["x\ud800y"]))
+
+
 def test_lone_surrogates_are_refused_by_the_constructor() -> None:
     for bad in ("\ud800", "a\udfffb", "\udc00\ud800"):
         with pytest.raises(rvalues.RValueError):
