@@ -94,14 +94,16 @@ def get_converter() -> cattrs.Converter:
 def _wire_hook(cls: type, conv: cattrs.Converter) -> Callable[[Any], dict[str, Any]]:
     import attrs
 
-    overrides = {
+    overrides: dict[str, Any] = {  # Any: mypy matches **overrides against the bool parameters too
         field.name: override(
             rename=WIRE_NAMES.get(field.name), omit_if_default=False if field.name in ALWAYS_SENT else None
         )
         for field in attrs.fields(cls)
         if field.name in WIRE_NAMES or field.name in ALWAYS_SENT
     }
-    fields_hook = make_dict_unstructure_fn(cls, conv, _cattrs_omit_if_default=True, **overrides)
+    fields_hook: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
+        cls, conv, _cattrs_omit_if_default=True, **overrides
+    )
     block_type = getattr(cls, "type", None)
     if block_type is None:
         return fields_hook

@@ -23,7 +23,9 @@ def show_results() -> None:
         "NULL": None,
     }
     for expression, value in returned.items():
-        text = mcplite.as_tool_result(value).content[0].text
+        block = mcplite.as_tool_result(value).content[0]
+        assert isinstance(block, mcplite.TextContent)  # an ordinary value gives one text block
+        text = block.text
         print(f"tool returns {expression:<28} -> text {text!r}")
     print()
     with mcplite.options(json_na="null", json_auto_unbox=False):
@@ -35,7 +37,9 @@ def show_results() -> None:
             )
         )
     print("with json_na='null', json_auto_unbox=False, the seed's example gives:")
-    print(result.content[0].text)
+    block = result.content[0]
+    assert isinstance(block, mcplite.TextContent)
+    print(block.text)
     for version in ("2024-11-05", "2026-07-28"):
         print(f"on the wire for {version}: {json.dumps(result.to_wire(version))}")
 

@@ -20,6 +20,7 @@ import base64
 import binascii
 import math
 import re
+from collections.abc import Iterable
 from typing import Any, ClassVar, Union
 
 import attrs
@@ -369,6 +370,11 @@ CONTENT_TYPES: tuple[type, ...] = (TextContent, ImageContent, AudioContent, Reso
 # -- results ----------------------------------------------------------------------------------------
 
 
+def _block_list(value: Iterable[ContentBlock]) -> list[ContentBlock]:
+    """``list(value)``, as a named function so mypy's attrs plugin can type the converter."""
+    return list(value)
+
+
 def _content_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
     if not isinstance(value, list):
         raise TypeError(
@@ -406,7 +412,7 @@ class CallToolResult:
     ('ok', mcplite.ABSENT)
     """
 
-    content: list[ContentBlock] = attrs.field(converter=list, validator=_content_validator)
+    content: list[ContentBlock] = attrs.field(converter=_block_list, validator=_content_validator)
     structured_content: Any = attrs.field(default=ABSENT, validator=_structured_validator, kw_only=True)
     is_error: bool = attrs.field(default=False, validator=_bool_validator, kw_only=True)
     meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)

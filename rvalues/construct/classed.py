@@ -197,8 +197,8 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
     if not isinstance(values, (RValue, np.ndarray)):
         values = list(values)
         if all(v is None or isinstance(v, dt.date) for v in values):
-            secs = [NA_REAL if v is None else _datetime_seconds(v, zone_info) for v in values]
-            return _posixct(np.array(secs, dtype=np.float64), tz_name)
+            seconds = [NA_REAL if v is None else _datetime_seconds(v, zone_info) for v in values]
+            return _posixct(np.array(seconds, dtype=np.float64), tz_name)
     x = as_vector(values, "as_posixct")
     if x.inherits("POSIXct"):
         keep = x.attributes.get("tzone")

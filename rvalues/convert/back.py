@@ -40,7 +40,7 @@ from __future__ import annotations
 import datetime as dt
 import weakref
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.frames import is_compact
 from rvalues.model.na import NA_INTEGER, real_is_na
+
+if TYPE_CHECKING:
+    from rvalues.model.vectors import Vector
 
 _ORIGINS: dict[int, tuple[weakref.ref[Any], dict[str, Any]]] = {}
 
@@ -91,7 +94,7 @@ def _seconds_to(values: np.ndarray, kind: str, unit: str) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         missing = np.isnan(values)
         clean = np.where(missing, 0.0, values)
-    per = np.timedelta64(1, "s") / np.timedelta64(1, unit)
+    per = np.timedelta64(1, "s") / np.timedelta64(1, unit)  # type: ignore[call-overload]  # unit: str
     if per > 1e6:
         ints = np.round(clean * 1e6).astype(np.int64) * round(per / 1e6)
     else:
@@ -163,7 +166,7 @@ def _flat_numpy_of(x: RValue) -> Any:
     if x.r_type == "complex":
         return data.astype(dtype) if dtype is not None and dtype.kind == "c" else data
     if x.r_type == "character":
-        if dtype is not None and dtype.kind == "U" and not x.na_mask().any():
+        if dtype is not None and dtype.kind == "U" and not cast("Vector", x).na_mask().any():
             return data.astype(dtype)
         return data
     return data
@@ -332,7 +335,7 @@ def _default_values(x: RValue, pd: Any) -> Any:
     return _flat_numpy(x)
 
 
-def _masked_dtypes(pd: Any) -> tuple[type, ...]:
+def _masked_dtypes(pd: Any) -> tuple[Any, ...]:
     """pandas' nullable (masked) numeric and boolean dtypes."""
     names = ["BooleanDtype", "Float32Dtype", "Float64Dtype"] + [
         f"{sign}Int{bits}Dtype" for sign in ("", "U") for bits in (8, 16, 32, 64)

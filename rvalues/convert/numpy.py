@@ -23,6 +23,7 @@ Rules (every conversion is zero-copy or one vectorized pass):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -142,7 +143,7 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         if masked:
             out[mask] = NA_INTEGER
         return Integer._wrap(read_only(out))
-    present = flat[~mask] if masked else flat
+    present = flat[~mask] if masked and mask is not None else flat
     if present.size:
         lo, hi = int(present.min()), int(present.max())
     else:
@@ -243,7 +244,7 @@ def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
 
 def _seconds(ints: np.ndarray, unit: str, count: int) -> np.ndarray:
     """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits."""
-    per = np.timedelta64(1, "s") / np.timedelta64(count, unit)
+    per = np.timedelta64(1, "s") / np.timedelta64(count, unit)  # type: ignore[call-overload]  # unit: str
     if per <= 1:
         return ints.astype(np.float64) * (1.0 / per if per < 1 else 1.0)
     per_int = round(float(per))
@@ -286,7 +287,7 @@ def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     return Double._wrap(read_only(secs), {"class": _DIFFTIME_CLASS, "units": _SECS})
 
 
-def make_frame(names: list[str | None], columns: list[RValue], row_names: RValue) -> RValue:
+def make_frame(names: Sequence[str | None], columns: Sequence[RValue], row_names: RValue) -> RValue:
     """A data frame from already converted, equally long columns (no checks, no copies)."""
     from rvalues.model.classed import DataFrame
 

@@ -192,11 +192,11 @@ def _categorical(values: Any, where: str) -> RValue:
     return Factor._wrap(read_only(out), {"levels": levels, "class": cls})
 
 
-def _as_character(index: pd.Index, where: str) -> RValue:
+def _as_character(index: pd.Index, where: str) -> Character:
     """R's ``as.character`` of an index's values (levels, names, row names)."""
     value = column(index, where)
-    classes = value.attributes.get("class")
-    classes = () if classes is None else tuple(classes.data.tolist())
+    class_attribute = value.attributes.get("class")
+    classes = () if class_attribute is None else tuple(class_attribute.data.tolist())
     if "Date" in classes:
         text = np.datetime_as_string(np.asarray(index, dtype="datetime64[D]"), unit="D").astype(object)
         text[np.asarray(pd.isna(index))] = None
@@ -316,7 +316,7 @@ def _row_names(index: pd.Index, n: int) -> RValue:
     return value
 
 
-def _datetime_text(index: pd.Index) -> RValue:
+def _datetime_text(index: pd.Index) -> Character:
     """R 4.2.2's ``as.character`` of POSIXct: "%Y-%m-%d" when every time is midnight, else
     "%Y-%m-%d %H:%M:%S" (fractions of a second dropped), in the value's zone (naive: UTC)."""
     stamps = pd.DatetimeIndex(index)

@@ -105,8 +105,8 @@ def as_r(obj: Any) -> RValue:
             return from_numpy(obj)
         return Double._wrap(read_only(np.array([obj], dtype=np.float64)))
     if isinstance(obj, decimal.Decimal):
-        value = float("nan") if obj.is_nan() else float(obj)  # the nearest double; sNaN too is NaN
-        return Double._wrap(read_only(np.array([value], dtype=np.float64)))
+        nearest = float("nan") if obj.is_nan() else float(obj)  # the nearest double; sNaN too is NaN
+        return Double._wrap(read_only(np.array([nearest], dtype=np.float64)))
     if isinstance(obj, (complex, np.complexfloating)):
         return Complex([complex(obj)])
     if isinstance(obj, str):

@@ -269,7 +269,7 @@ def format_complex_vector(values: np.ndarray, digits: int = 7, na_string: str = 
     return encode_complex(z, format_complex_info(z, digits, na_width=len(na_string)), digits, na_string)
 
 
-def format_complex(values: np.ndarray, digits: int = 7) -> np.ndarray:
+def format_complex(values: np.ndarray, digits: int | None = 7) -> np.ndarray:
     """Each element formatted on its own, as ``vapply(z, format, "", digits = digits)``.
 
     This is what jsonlite 1.8.4's ``complex = "string"`` encoding uses (via ``prettyNum``). As in R,
@@ -279,11 +279,12 @@ def format_complex(values: np.ndarray, digits: int = 7) -> np.ndarray:
     ['3.142-1i', 'NaN+1i']
     """
     z = np.asarray(values, dtype=np.complex128).ravel()
-    if len(z):  # vapply() over no elements never calls format(), so R checks nothing then
-        digits = check_digits(digits)
     out = np.empty(len(z), dtype=object)
+    if not len(z):  # vapply() over no elements never calls format(), so R checks nothing then
+        return out
+    checked = check_digits(digits)
     for i in range(len(z)):
-        out[i] = format_complex_vector(z[i : i + 1], digits)[0]
+        out[i] = format_complex_vector(z[i : i + 1], checked)[0]
     return out
 
 

@@ -54,7 +54,7 @@ class RealFormat(NamedTuple):
     exponent: int
 
 
-def check_digits(digits: int) -> int:
+def check_digits(digits: int | None) -> int:
     """Refuse what R's ``format()`` refuses: ``digits`` must be a whole number from 1 to 22.
 
     >>> check_digits(0)

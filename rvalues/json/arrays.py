@@ -43,7 +43,7 @@ def encode_array(x: Any, ctx: Ctx) -> Any:
     from rvalues.json.dispatch import encode
 
     na = ctx.oldna if ctx.na == "NA" else ctx.na
-    dim = x.dim or (len(x.data),)
+    dim: tuple[int, ...] = x.dim or (len(x.data),)
     passed = ctx.but(na=na, oldna=None, auto_unbox=False, keep_vec_names=False)
     if len(dim) < 2:
         return encode(_bare(x, x.data), passed.but(indent=ctx.plus(ctx.indent), collapse=True))

@@ -143,13 +143,14 @@ def character_from(values: np.ndarray, names: Any = None) -> RValue:
 
 def encode_complex(x: RValue, ctx: Ctx) -> Any:
     """complex="string": R's format() of each element; "list": {"real": [..], "imaginary": [..]}."""
-    na = ctx.na or "string"
+    na: str | None = ctx.na or "string"
     data = x.data
     if ctx.complex == "string":
-        if len(data) and ctx.precision is None:
-            raise JsonliteError("invalid value -2147483648 for 'digits' argument")
-        if len(data) and (ctx.precision < 1 or ctx.precision > 22):
-            raise JsonliteError(f"invalid value {ctx.precision} for 'digits' argument")
+        if len(data):
+            if ctx.precision is None:
+                raise JsonliteError("invalid value -2147483648 for 'digits' argument")
+            if ctx.precision < 1 or ctx.precision > 22:
+                raise JsonliteError(f"invalid value {ctx.precision} for 'digits' argument")
         from rvalues.format.complex import format_complex
 
         text = np.asarray(format_complex(data, ctx.precision), dtype=object)

@@ -79,7 +79,7 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
     odd = data[~finite]
     codes[~finite] = len(uniq) + np.arange(len(odd))
     labels = format_date(np.concatenate([uniq, odd]))
-    missing = np.equal(labels, None)
+    missing = np.equal(labels, None)  # type: ignore[call-overload]  # numpy stubs lack None
     if missing.any():
         codes = np.where(missing[codes], -1, codes)
         labels = np.where(missing, "", labels).astype(object)

@@ -98,8 +98,37 @@ def _check_digits(instance: Any, attribute: Any, value: Any) -> None:
         _precision(inner)
 
 
-def _choice(option: str) -> Any:
-    return lambda value: match_arg(value, CHOICES[option], option)
+# One named converter per choice option (mypy's attrs plugin types named functions only).
+def _dataframe_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["dataframe"], "dataframe")
+
+
+def _matrix_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["matrix"], "matrix")
+
+
+def _date_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["date"], "date")
+
+
+def _posixt_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["posixt"], "posixt")
+
+
+def _factor_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["factor"], "factor")
+
+
+def _complex_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["complex"], "complex")
+
+
+def _raw_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["raw"], "raw")
+
+
+def _null_choice(value: Any) -> str:
+    return match_arg(value, CHOICES["null"], "null")
 
 
 def _na(value: Any) -> str | None:
@@ -139,14 +168,14 @@ class JsonOptions:
     'string'
     """
 
-    dataframe: str = attrs.field(default="rows", converter=_choice("dataframe"))
-    matrix: str = attrs.field(default="rowmajor", converter=_choice("matrix"))
-    date: str = attrs.field(default="ISO8601", converter=_choice("date"))
-    posixt: str = attrs.field(default="string", converter=_choice("posixt"))
-    factor: str = attrs.field(default="string", converter=_choice("factor"))
-    complex: str = attrs.field(default="string", converter=_choice("complex"))
-    raw: str = attrs.field(default="base64", converter=_choice("raw"))
-    null: str = attrs.field(default="list", converter=_choice("null"))
+    dataframe: str = attrs.field(default="rows", converter=_dataframe_choice)
+    matrix: str = attrs.field(default="rowmajor", converter=_matrix_choice)
+    date: str = attrs.field(default="ISO8601", converter=_date_choice)
+    posixt: str = attrs.field(default="string", converter=_posixt_choice)
+    factor: str = attrs.field(default="string", converter=_factor_choice)
+    complex: str = attrs.field(default="string", converter=_complex_choice)
+    raw: str = attrs.field(default="base64", converter=_raw_choice)
+    null: str = attrs.field(default="list", converter=_null_choice)
     na: str | None = attrs.field(default=None, converter=_na)
     auto_unbox: bool = attrs.field(default=False, converter=_is_true)
     digits: int | float | Signif | None = attrs.field(default=4, validator=_check_digits)

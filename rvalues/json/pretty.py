@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -33,7 +33,7 @@ def collapse(tokens: Tokens, inner: bool = True, indent: int | None = None, may_
 
     ``may_have_na=False`` promises no token is None (skips the check).
     """
-    texts = _texts(tokens) if may_have_na else tokens
+    texts = _texts(tokens) if may_have_na else cast("Sequence[str]", tokens)
     if indent is None:
         return "[" + ",".join(texts) + "]"
     if inner:
@@ -140,7 +140,7 @@ def array_rows(columns: Sequence[np.ndarray], nrow: int, indent: int | None = No
     for j, col in enumerate(columns):
         if j:
             out.add(sep)
-        out.add(_blank_missing(col, np.equal(col, None), "NA"))
+        out.add(_blank_missing(col, np.equal(col, None), "NA"))  # type: ignore[call-overload]
     out.add("]")
     return out
 
@@ -173,7 +173,7 @@ class ObjectRows:
 
     def add(self, key: str, col: np.ndarray, prefixed: bool = False) -> None:
         """Add a column of tokens; ``prefixed``: they already start with ``lead(key)``."""
-        missing = np.equal(col, None)
+        missing = np.equal(col, None)  # type: ignore[call-overload]  # numpy stubs lack None
         any_missing = bool(missing.any())
         if self.count == 0 and not prefixed:
             self.pieces.add("{")

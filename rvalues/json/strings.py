@@ -39,7 +39,7 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
         table[:-1] = _escape_list(distinct.tolist())
         table[-1] = na
         return table[codes]  # type: ignore[no-any-return]
-    missing = np.equal(values, None)
+    missing = np.equal(values, None)  # type: ignore[call-overload]  # numpy stubs lack None
     out = np.empty(len(values), dtype=object)
     if missing.any():
         present = values[~missing].tolist()

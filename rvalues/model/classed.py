@@ -111,7 +111,7 @@ class DataFrame(List):
         return expanded_row_names(row_names)  # type: ignore[no-any-return]
 
     @property
-    def columns(self) -> dict[str, Any]:
+    def columns(self) -> dict[str | None, Any]:
         """The columns by name (a later duplicate name shadows an earlier one)."""
         return dict(zip(self.keys(), self.data))
 

@@ -86,7 +86,7 @@ def _check_data_frame(columns: tuple[Any, ...], attributes: Mapping[str, RValue]
             raise RValueError(f"data frame column {label!r} has {length} rows but the row names say {n}")
 
 
-def python_class(r_type: str, attributes: Mapping[str, RValue]) -> type:
+def python_class(r_type: str, attributes: Mapping[str, RValue]) -> type[RValue]:
     """The Python class for an R value of this type and these attributes."""
     from rvalues.model.classed import DataFrame, Date, Factor, POSIXct
     from rvalues.model.lists import List

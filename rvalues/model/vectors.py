@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import numpy as np
@@ -29,7 +29,10 @@ class Vector(RValue):
     (``{"names": ["a", "b"]}``); the result is of the class its attributes say.
     """
 
-    _storage: ClassVar[Callable[[Any], np.ndarray]]
+    if TYPE_CHECKING:  # each concrete type sets ``_storage = staticmethod(<its storage function>)``
+
+        @staticmethod
+        def _storage(values: Any) -> np.ndarray: ...
 
     def __new__(cls, values: Any = (), attributes: Mapping[str, Any] | None = None) -> Any:
         if cls is Vector:
@@ -137,7 +140,7 @@ class Character(Vector):
     _storage = staticmethod(character_storage)
 
     def na_mask(self) -> np.ndarray:
-        return np.equal(self._data, None)
+        return np.equal(self._data, None)  # type: ignore[call-overload]  # numpy stubs lack None
 
     def tolist(self) -> list[Any]:
         return self._data.tolist()

@@ -8,7 +8,7 @@ character matrix, unquoted and right-aligned, with the row names on the left.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -113,7 +113,7 @@ def format_column_strings(column: Any) -> list[str | None]:
     if r_type == "raw":
         return [f"{v:02x}" for v in data.tolist()]
     texts, _ = encode_atomic(r_type, data)
-    return texts
+    return cast("list[str | None]", texts)  # a fresh list: no one holds it as list[str]
 
 
 def _format_asis_list(column: Any) -> list[str | None]:

@@ -6,6 +6,7 @@ Python class.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -98,7 +99,7 @@ def with_class(x: Any, new_classes: tuple[str, ...]) -> Any:
     return ATOMIC_TYPES[x.r_type]._wrap(x.data, attributes)
 
 
-def character(values: list[str | None], attributes: dict[str, Any] | None = None) -> Any:
+def character(values: Sequence[str | None], attributes: dict[str, Any] | None = None) -> Any:
     """A character vector for printing (no validation)."""
     from rvalues.model.vectors import Character
 
