@@ -35,12 +35,22 @@ def test_vectorized_offsets_agree_with_zoneinfo(zone_name: str) -> None:
 @requires_r
 @pytest.mark.r
 def test_formatting_in_zones_agrees_with_r() -> None:
-    seconds = np.concatenate([_instants(2000, 11).astype(np.float64) + 0.25, [1e18, -1e18]])
+    # beyond R's years, second 60 (-1e-16 is 23:59:59 plus a fraction that rounds up), years
+    # past 9999 and before 1000 (beyond numpy's text)
+    odd = [1e18, -1e18, -1e-16, 1e12 + 0.5, -1e11 - 0.75]
+    seconds = np.concatenate([_instants(2000, 11).astype(np.float64) + 0.25, odd])
     ours = {
         f"{zone_name}/{style}": format_posixct(seconds, zone_name, style).tolist()
         for zone_name in ZONES
         for style in ("string", "ISO8601")
     }
+    # fewer than 256 elements are formatted one by one, more as distinct days and times of day
+    chunks = [seconds[i : i + 100] for i in range(0, len(seconds), 100)]
+    one_by_one = {
+        key: [text for chunk in chunks for text in format_posixct(chunk, *key.rsplit("/", 1)).tolist()]
+        for key in ours
+    }
+    assert one_by_one == ours
     ours["beyond/string"] = format_posixct(np.array([1e18]), "UTC").tolist()
     script = (
         "x <- jsonlite::fromJSON(file('stdin')); out <- list();"

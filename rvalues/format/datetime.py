@@ -63,7 +63,9 @@ def days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
 
 def ymd(days: np.ndarray) -> np.ndarray:
     """``"%Y-%m-%d"`` of int64 day numbers as R writes it (years unpadded, C-int wrapped)."""
-    if len(days) and days.min() >= _FAST_LOW // 86400 and days.max() <= _FAST_HIGH // 86400:
+    if not len(days):
+        return np.array([], dtype=str)
+    if days.min() >= _FAST_LOW // 86400 and days.max() <= _FAST_HIGH // 86400:
         return np.datetime_as_string(days.astype("datetime64[D]"), unit="D")
     y, m, d = civil_from_days(days)
     y = (y + 2**31) % 2**32 - 2**31
@@ -81,6 +83,14 @@ def _non_finite(values: np.ndarray, out: np.ndarray) -> np.ndarray:
         text[real_is_na(sub)] = None
         out[bad] = text
     return ~bad
+
+
+def unshown_text(seconds: np.ndarray) -> np.ndarray:
+    """:func:`format_posixct`'s text for elements :func:`posixct_pieces` does not show: None for NA
+    and beyond R's years, "Inf", "-Inf" or "NaN" for the other non-finite values."""
+    out = np.empty(len(seconds), dtype=object)
+    _non_finite(np.asarray(seconds, dtype=np.float64), out)
+    return out
 
 
 def format_date(days: np.ndarray) -> np.ndarray:
@@ -232,19 +242,37 @@ def format_posixct(
     return out
 
 
+_CODED_FROM = 256
+"""From this many elements on, each distinct day and time of day is formatted once; fewer are
+formatted one by one (numpy's per-call cost would dominate)."""
+
+
 def _clock_pieces(
     vals: np.ndarray, whole: np.ndarray, tzone: str | None, style: str, force_time: bool = False
 ) -> Pieces:
     secs = whole.astype(np.int64)
     local = secs + utc_offsets(secs, tzone)
     days, sod = np.floor_divide(local, 86400), np.mod(local, 86400)
-    day_list, day_codes = dense_codes(days)
+    few = len(local) < _CODED_FROM
+    each = np.arange(len(local))
     if style == "string" and not force_time and ((sod == 0) & (vals == whole)).all():
+        if few:
+            return [(ymd(days).astype(object), each)]
+        day_list, day_codes = dense_codes(days)
         return [(ymd(day_list).astype(object), day_codes)]
     # R's seconds field is tm_sec + (x - floor(x)) in doubles, printed truncated: a fraction
     # within an ulp of 1 shows the next second (even second 60), so a time is minute * 61 + second
     sec = np.floor((sod % 60) + (vals - whole)).astype(np.int64)
-    time_list, time_codes = dense_codes((sod // 60) * 61 + sec)
+    if few and len(local) and (sec < 60).all() and local.min() >= _FAST_LOW and local.max() <= _FAST_HIGH:
+        text = np.datetime_as_string((local - sod % 60 + sec).astype("datetime64[s]"), unit="s")
+        if style != "ISO8601":
+            text.view("U1").reshape(len(text), -1)[:, 10] = " "
+        return [(text.astype(object), each)]
+    if few:
+        day_list, day_codes, time_list, time_codes = days, each, (sod // 60) * 61 + sec, each
+    else:
+        day_list, day_codes = dense_codes(days)
+        time_list, time_codes = dense_codes((sod // 60) * 61 + sec)
     minute, second = np.divmod(time_list, 61)
     hms = np.strings.add(
         np.strings.add(np.strings.add(_TWO[minute // 60], ":"), _TWO[minute % 60]),

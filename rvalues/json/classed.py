@@ -14,6 +14,7 @@ from rvalues.format.datetime import (
     format_posixct,
     join_pieces,
     posixct_pieces,
+    unshown_text,
     utc_offsets,
     ymd,
 )
@@ -158,7 +159,7 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     tokens = np.empty(len(seconds), dtype=object)
     tokens[shown] = join_pieces(pieces)
     na = character_na_token(ctx)
-    others = escape_array(format_posixct(seconds[~shown], tzone, ctx.posixt), na)
+    others = escape_array(unshown_text(seconds[~shown]), na)
     if ctx.prefix:
         others = np.array([t if t is None else ctx.prefix + t for t in others.tolist()], dtype=object)
     tokens[~shown] = others
