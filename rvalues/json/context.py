@@ -9,39 +9,13 @@ encoders may fold into every token they make (a row field's key), which saves jo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from rvalues.json.options import JsonOptions
 
-_FIELDS = (
-    "dataframe",
-    "matrix",
-    "date",
-    "posixt",
-    "factor",
-    "complex",
-    "raw",
-    "null",
-    "na",
-    "oldna",
-    "auto_unbox",
-    "precision",
-    "use_signif",
-    "always_decimal",
-    "keep_vec_names",
-    "indent",
-    "force",
-    "rownames",
-    "collapse",
-    "is_df",
-    "prefix",
-)
 
-
-class Ctx:
-    """One call's arguments; immutable by convention (use ``but``)."""
-
-    __slots__ = _FIELDS
+class Ctx(NamedTuple):
+    """One call's arguments, immutable (``but`` makes a changed copy)."""
 
     dataframe: str
     matrix: str
@@ -64,10 +38,6 @@ class Ctx:
     collapse: bool
     is_df: bool
     prefix: str | None
-
-    def __init__(self, **values: Any) -> None:
-        for name in _FIELDS:
-            object.__setattr__(self, name, values[name])
 
     @classmethod
     def top(cls, options: JsonOptions) -> Ctx:
@@ -98,13 +68,7 @@ class Ctx:
 
     def but(self, **changes: Any) -> Ctx:
         """A copy with ``changes`` applied."""
-        new = object.__new__(Ctx)
-        for name in _FIELDS:
-            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
-        return new
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Ctx is immutable; use but()")
+        return self._replace(**changes)
 
     def plus(self, indent: int | None, by: int = 2) -> int | None:
         """``indent + 2L`` with NA staying NA."""
