@@ -1,8 +1,9 @@
-"""jsonlite's string escaping (src/escape_chars.c), one C call per element.
+"""jsonlite's string escaping (src/escape_chars.c), one C call per string.
 
 jsonlite escapes ``"`` ``\\`` and the control characters (``\\n`` ``\\r`` ``\\t`` ``\\b`` ``\\f``,
 others as lowercase ``\\u00xx``), ``/`` only right after ``<``, and copies everything else raw.
-The stdlib's C ``encode_basestring`` does exactly the first part; ``</`` is fixed after.
+The stdlib's C ``encode_basestring`` does exactly the first part; ``</`` is fixed after. Long
+arrays that repeat a few strings (labels, categories) escape each distinct one once.
 
 >>> escape("</script>\\x01é")
 '"<\\\\/script>\\\\u0001é"'
