@@ -1,7 +1,8 @@
 """The S3 print methods R has for the classes rvalues models.
 
-``factor`` (and ``ordered``), ``Date``, ``POSIXct``, ``data.frame``, ``AsIs``, jsonlite's ``scalar``
-and ``json``; a class without a method prints as ``print.default`` (showing ``attr(,"class")``).
+``factor`` (and ``ordered``), ``Date``, ``POSIXct``, ``difftime``, ``data.frame``, ``AsIs``,
+jsonlite's ``scalar`` and ``json``; a class without a method prints as ``print.default`` (showing
+``attr(,"class")``).
 
 >>> import numpy as np
 >>> from rvalues.printing.values import character
@@ -115,6 +116,30 @@ def tzone(x: Any) -> str:
     return tz[0] if tz and tz[0] is not None else ""
 
 
+def print_difftime(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
+    """``print.difftime``: one value as ``Time difference of 90 mins``; several (or an array)
+    under a ``Time differences in <units>`` line, printed without the class and units."""
+    units = difftime_units(x)
+    plain = _without_units(with_class(x, ()))
+    if "dim" in plain.attributes or len(x.data) > 1:
+        return [f"Time differences in {units}", *print_default(plain)]
+    from rvalues.printing.frame import format_column_strings
+
+    return [f"Time difference of {''.join(t or 'NA' for t in format_column_strings(plain))} {units}"]
+
+
+def _without_units(x: Any) -> Any:
+    from rvalues.model.vectors import ATOMIC_TYPES
+
+    return ATOMIC_TYPES[x.r_type]._wrap(x.data, {k: v for k, v in x.attributes.items() if k != "units"})
+
+
+def difftime_units(x: Any) -> str:
+    """The ``units`` attribute's first element (``NA`` when it has none, as ``paste`` shows it)."""
+    units = strings(x.attributes.get("units"))
+    return units[0] if units and units[0] is not None else "NA"
+
+
 def print_frame(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
     """``print.data.frame``."""
     return print_data_frame(x)
@@ -142,6 +167,7 @@ _METHODS: dict[str, Callable[[Any, tuple[str, ...]], list[str]]] = {
     "factor": print_factor,
     "Date": print_date,
     "POSIXct": print_posixct,
+    "difftime": print_difftime,
     "data.frame": print_frame,
     "scalar": print_scalar,
     "json": print_json,

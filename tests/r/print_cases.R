@@ -197,7 +197,15 @@ print_exprs <- c(print_exprs,
   "Reduce(function(acc, k) setNames(list(acc), strrep(letters[k %% 26 + 1], 40)), 1:8, 1)",
   "Reduce(function(acc, k) list(acc), 1:60, 1)",
   "jsonlite::toJSON(1:3)", "jsonlite::toJSON(list(a = 1, b = \"x\"), pretty = TRUE, auto_unbox = TRUE)",
-  "c(1e-320, 1)", "c(.Machine$double.xmax, 1)", "1e100", "c(1.5, 2.25, 3.125) * 1e-8", "-1e-300"
+  "c(1e-320, 1)", "c(.Machine$double.xmax, 1)", "1e100", "c(1.5, 2.25, 3.125) * 1e-8", "-1e-300",
+  # difftime (what a pandas timedelta column becomes)
+  "as.difftime(c(1.5, 60, NA), units = \"secs\")", "as.difftime(90, units = \"mins\")",
+  "as.difftime(NA_real_, units = \"secs\")", "as.difftime(numeric(0), units = \"secs\")",
+  "as.difftime(c(a = 1, b = 2), units = \"hours\")", "as.difftime(1e-20, units = \"weeks\")",
+  "structure(matrix(1:4 + 0.5, 2), class = \"difftime\", units = \"days\")",
+  "structure(2:3, class = \"difftime\", units = \"secs\")",
+  "data.frame(d = as.difftime(c(1.5, 60, NA), units = \"secs\"), x = 1:3)",
+  "data.frame(y = as.difftime(c(a = 1, b = 22.25), units = \"hours\"))"
 )
 for (expr in c(print_exprs, random_exprs)) print_case(expr)
 
