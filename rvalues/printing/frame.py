@@ -104,13 +104,12 @@ def format_column_strings(column: Any) -> list[str | None]:
         return format_posixct(data, tzone(column)).tolist()
     if "difftime" in cls:
         # format.difftime: paste(format(unclass(x)), units(x))
+        from rvalues.model.vectors import ATOMIC_TYPES
         from rvalues.printing.methods import difftime_units
 
         units = difftime_units(column)
-        from rvalues.model.vectors import ATOMIC_TYPES
-
-        bare = ATOMIC_TYPES[r_type]._wrap(data)
-        return [f"{'NA' if t is None else t} {units}" for t in format_column_strings(bare)]
+        texts = format_column_strings(ATOMIC_TYPES[r_type]._wrap(data))
+        return [f"{'NA' if t is None else t} {units}" for t in texts]
     if r_type == "character":
         return list(data.tolist())
     if r_type == "list":
