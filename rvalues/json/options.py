@@ -98,37 +98,8 @@ def _check_digits(instance: Any, attribute: Any, value: Any) -> None:
         _precision(inner)
 
 
-# One named converter per choice option (mypy's attrs plugin types named functions only).
-def _dataframe_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["dataframe"], "dataframe")
-
-
-def _matrix_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["matrix"], "matrix")
-
-
-def _date_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["date"], "date")
-
-
-def _posixt_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["posixt"], "posixt")
-
-
-def _factor_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["factor"], "factor")
-
-
-def _complex_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["complex"], "complex")
-
-
-def _raw_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["raw"], "raw")
-
-
-def _null_choice(value: Any) -> str:
-    return match_arg(value, CHOICES["null"], "null")
+def _choice(option: str, value: Any) -> str:
+    return match_arg(value, CHOICES[option], option)
 
 
 def _na(value: Any) -> str | None:
@@ -168,14 +139,14 @@ class JsonOptions:
     'string'
     """
 
-    dataframe: str = attrs.field(default="rows", converter=_dataframe_choice)
-    matrix: str = attrs.field(default="rowmajor", converter=_matrix_choice)
-    date: str = attrs.field(default="ISO8601", converter=_date_choice)
-    posixt: str = attrs.field(default="string", converter=_posixt_choice)
-    factor: str = attrs.field(default="string", converter=_factor_choice)
-    complex: str = attrs.field(default="string", converter=_complex_choice)
-    raw: str = attrs.field(default="base64", converter=_raw_choice)
-    null: str = attrs.field(default="list", converter=_null_choice)
+    dataframe: str = attrs.field(default="rows", converter=lambda v: _choice("dataframe", v))
+    matrix: str = attrs.field(default="rowmajor", converter=lambda v: _choice("matrix", v))
+    date: str = attrs.field(default="ISO8601", converter=lambda v: _choice("date", v))
+    posixt: str = attrs.field(default="string", converter=lambda v: _choice("posixt", v))
+    factor: str = attrs.field(default="string", converter=lambda v: _choice("factor", v))
+    complex: str = attrs.field(default="string", converter=lambda v: _choice("complex", v))
+    raw: str = attrs.field(default="base64", converter=lambda v: _choice("raw", v))
+    null: str = attrs.field(default="list", converter=lambda v: _choice("null", v))
     na: str | None = attrs.field(default=None, converter=_na)
     auto_unbox: bool = attrs.field(default=False, converter=_is_true)
     digits: int | float | Signif | None = attrs.field(default=4, validator=_check_digits)

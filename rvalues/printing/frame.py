@@ -108,8 +108,8 @@ def format_column_strings(column: Any) -> list[str | None]:
         from rvalues.printing.methods import difftime_units
 
         units = difftime_units(column)
-        texts = format_column_strings(ATOMIC_TYPES[r_type]._wrap(data))
-        return [f"{'NA' if t is None else t} {units}" for t in texts]
+        amounts = format_column_strings(ATOMIC_TYPES[r_type]._wrap(data))
+        return [f"{'NA' if t is None else t} {units}" for t in amounts]
     if r_type == "character":
         return list(data.tolist())
     if r_type == "list":
