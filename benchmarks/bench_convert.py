@@ -145,8 +145,8 @@ def write_markdown(
         "",
         "Two frames of that shape: *repeating* (five words, counts in -1000..999, doubles around 0, "
         "date-times within three years) and *distinct* (every label different, counts over all of "
-        "int32, doubles of magnitude 1e6, date-times over 63 years), so nothing can be formatted "
-        "once and reused.",
+        "int32, doubles of magnitude 1e6, date-times over 63 years), where those four columns cannot "
+        "be formatted once per distinct value and reused (the factor and logical columns still are).",
         "",
         f"Python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}, "
         f"{platform.machine()}; best of {args.repeat} runs (the `to_dict`/`to_numpy` baselines: one run); "
