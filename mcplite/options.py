@@ -11,6 +11,10 @@ json_na         unset, ``"null"``, ``"string"`` unset: jsonlite's class-specific
 json_auto_unbox ``True``, ``False``             ``True``
 ============== ============================== ===========================================
 
+``options(...)`` sets them package-wide, as R's ``options()`` does; ``with options(...)`` scopes the
+change to the current thread or asyncio task, so that concurrent tool calls never see each
+other's options.
+
 >>> old = options(json_na="null")
 >>> get_option("json_na")
 'null'
@@ -22,6 +26,8 @@ True
 
 from __future__ import annotations
 
+import threading
+from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import Any
 
@@ -35,11 +41,26 @@ ALLOWED: dict[str, tuple[Any, ...]] = {
 }
 """The values each option accepts (``None`` is always accepted: it removes the option)."""
 
-_set: dict[str, Any] = {}
+_global: dict[str, Any] = {}
+"""The package-global values set with ``options()`` outside any ``with`` block (unset: absent)."""
+
+_scoped: ContextVar[dict[str, Any] | None] = ContextVar("mcplite_options", default=None)
+"""Inside ``with options(...)``: every value set for this thread or asyncio task (a snapshot)."""
+
+_global_lock = threading.Lock()
+
+
+def _in_force() -> dict[str, Any]:
+    scoped = _scoped.get()
+    return _global if scoped is None else scoped
 
 
 class OldOptions(dict[str, Any]):
     """The previous values that :func:`options` returns; also a context manager that restores them.
+
+    As a context manager the change is scoped to the current thread or asyncio task (a
+    ``contextvars`` context): other threads and tasks keep seeing the options they had, and
+    blocks that exit in any order restore exactly what they changed.
 
     >>> with options(json_auto_unbox=False):
     ...     get_option("json_auto_unbox")
@@ -48,7 +69,21 @@ class OldOptions(dict[str, Any]):
     True
     """
 
+    def __init__(self, old: dict[str, Any], changes: dict[str, Any], token: Token[Any] | None) -> None:
+        super().__init__(old)
+        self._changes = changes
+        self._token = token
+
     def __enter__(self) -> OldOptions:
+        if self._token is None:
+            # options() changed the globals; hand the change over to a scope of this context
+            with _global_lock:
+                for name, value in self._changes.items():
+                    if _global.get(name) == value:
+                        _restore(_global, name, self[name])
+                scoped = dict(_global)
+            _apply(scoped, self._changes)
+            self._token = _scoped.set(scoped)
         return self
 
     def __exit__(
@@ -57,7 +92,20 @@ class OldOptions(dict[str, Any]):
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        options(**self)
+        if self._token is not None:
+            _scoped.reset(self._token)
+
+
+def _restore(values: dict[str, Any], name: str, value: Any) -> None:
+    if value is None:
+        values.pop(name, None)
+    else:
+        values[name] = value
+
+
+def _apply(values: dict[str, Any], changes: dict[str, Any]) -> None:
+    for name, value in changes.items():
+        _restore(values, name, value)
 
 
 def _check(name: str, value: Any) -> None:
@@ -96,16 +144,18 @@ def options(**changes: Any) -> OldOptions:
     """
     for name, value in changes.items():
         _check(name, value)
-    names = changes or DEFAULTS
-    old = OldOptions({name: _set.get(name) for name in names})
-    for name, value in changes.items():
-        if value is None:
-            _set.pop(name, None)
-        else:
-            _set[name] = value
     if not changes:
-        old = OldOptions({name: get_option(name) for name in DEFAULTS})
-    return old
+        return OldOptions({name: get_option(name) for name in DEFAULTS}, {}, None)
+    scoped = _scoped.get()
+    if scoped is None:
+        with _global_lock:
+            old = {name: _global.get(name) for name in changes}
+            _apply(_global, changes)
+        return OldOptions(old, changes, None)
+    old = {name: scoped.get(name) for name in changes}
+    scoped = dict(scoped)
+    _apply(scoped, changes)
+    return OldOptions(old, changes, _scoped.set(scoped))
 
 
 def get_option(name: str) -> Any:
@@ -115,7 +165,7 @@ def get_option(name: str) -> Any:
     'null'
     """
     _check(name, None)
-    return _set.get(name, DEFAULTS[name])
+    return _in_force().get(name, DEFAULTS[name])
 
 
 def jsonlite_options() -> dict[str, Any]:
@@ -124,8 +174,12 @@ def jsonlite_options() -> dict[str, Any]:
     >>> jsonlite_options()
     {'auto_unbox': True, 'null': 'null'}
     """
-    out: dict[str, Any] = {"auto_unbox": get_option("json_auto_unbox"), "null": get_option("json_null")}
-    na = get_option("json_na")
+    values = _in_force()
+    out: dict[str, Any] = {
+        "auto_unbox": values.get("json_auto_unbox", DEFAULTS["json_auto_unbox"]),
+        "null": values.get("json_null", DEFAULTS["json_null"]),
+    }
+    na = values.get("json_na")
     if na is not None:
         out["na"] = na
     return out

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
 
 import pytest
 
 import mcplite
 from mcplite.options import jsonlite_options
+from rvalues import NA_real_, r_list
 
 NAMES = ("json_null", "json_na", "json_auto_unbox")
 
@@ -98,3 +101,71 @@ def test_unknown_options_are_refused() -> None:
         mcplite.options(json_digits=4)
     with pytest.raises(ValueError, match="unknown mcplite option"):
         mcplite.get_option("digits")
+
+
+# -- isolation: `with options(...)` is scoped to its thread or asyncio task --------------------------
+
+
+def test_with_blocks_in_concurrent_tasks_do_not_see_each_other() -> None:
+    seen: dict[str, list[str]] = {"a": [], "b": [], "plain": []}
+
+    async def scoped(name: str, na: str, delay: float) -> None:
+        with mcplite.options(json_na=na):
+            for _ in range(5):
+                await asyncio.sleep(delay)
+                seen[name].append(mcplite.as_tool_result(r_list(x=NA_real_)).content[0].text)
+
+    async def plain() -> None:
+        for _ in range(5):
+            await asyncio.sleep(0.001)
+            seen["plain"].append(mcplite.as_tool_result(r_list(x=NA_real_)).content[0].text)
+
+    async def main() -> None:
+        await asyncio.gather(scoped("a", "null", 0.001), scoped("b", "string", 0.0015), plain())
+
+    asyncio.run(main())
+    assert seen["a"] == ['{"x":null}'] * 5
+    assert seen["b"] == ['{"x":"NA"}'] * 5
+    assert seen["plain"] == ['{"x":"NA"}'] * 5  # jsonlite's default for a double NA
+    assert mcplite.get_option("json_na") is None
+
+
+def test_with_blocks_in_threads_do_not_leak_and_exit_in_any_order() -> None:
+    entered = [threading.Event(), threading.Event()]
+    release = [threading.Event(), threading.Event()]
+    seen: list[object] = [None, None]
+
+    def worker(i: int, value: str) -> None:
+        with mcplite.options(json_null=value):
+            entered[i].set()
+            release[i].wait(5)
+            seen[i] = mcplite.get_option("json_null")
+
+    threads = [threading.Thread(target=worker, args=(i, v)) for i, v in enumerate(("list", "null"))]
+    for t in threads:
+        t.start()
+    for e in entered:
+        assert e.wait(5)
+    assert mcplite.get_option("json_null") == "null"  # the main thread sees neither block
+    release[0].set()  # the first block exits first, the other later: nothing is left behind
+    threads[0].join(5)
+    release[1].set()
+    threads[1].join(5)
+    assert seen == ["list", "null"]
+    assert mcplite.options() == {"json_null": "null", "json_na": None, "json_auto_unbox": True}
+
+
+def test_plain_options_call_inside_a_block_changes_only_that_block() -> None:
+    with mcplite.options(json_na="null"):
+        old = mcplite.options(json_na="string")  # R's options() inside the scope
+        assert mcplite.get_option("json_na") == "string" and old == {"json_na": "null"}
+    assert mcplite.get_option("json_na") is None
+
+
+def test_global_options_reach_every_thread() -> None:
+    mcplite.options(json_auto_unbox=False)
+    seen: list[object] = []
+    t = threading.Thread(target=lambda: seen.append(mcplite.get_option("json_auto_unbox")))
+    t.start()
+    t.join(5)
+    assert seen == [False]
