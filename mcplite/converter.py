@@ -31,6 +31,7 @@ from typing import Any
 import cattrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
+from mcplite.messages import Implementation
 from mcplite.options import jsonlite_options
 from mcplite.types import (
     Annotations,
@@ -64,11 +65,19 @@ WIRE_NAMES: dict[str, str] = {
     "destructive_hint": "destructiveHint",
     "idempotent_hint": "idempotentHint",
     "open_world_hint": "openWorldHint",
+    "website_url": "websiteUrl",
 }
 """Python field name -> wire name, where they differ."""
 
 ALWAYS_SENT = frozenset({"input_schema"})
 """Required wire fields that have a Python default (every other field at its default is omitted)."""
+
+PLAIN_JSON = frozenset({"structured_content", "meta", "input_schema", "output_schema"})
+"""Fields checked to be plain JSON when their object is built: written as they are, not walked again."""
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 PROTOCOL_CLASSES: tuple[type, ...] = (
     Annotations,
@@ -83,6 +92,7 @@ PROTOCOL_CLASSES: tuple[type, ...] = (
     CallToolResult,
     ToolAnnotations,
     Tool,
+    Implementation,
 )
 
 
@@ -96,10 +106,12 @@ def _wire_hook(cls: type, conv: cattrs.Converter) -> Callable[[Any], dict[str, A
 
     overrides: dict[str, Any] = {  # Any: mypy matches **overrides against the bool parameters too
         field.name: override(
-            rename=WIRE_NAMES.get(field.name), omit_if_default=False if field.name in ALWAYS_SENT else None
+            rename=WIRE_NAMES.get(field.name),
+            omit_if_default=False if field.name in ALWAYS_SENT else None,
+            unstruct_hook=_as_is if field.name in PLAIN_JSON else None,
         )
         for field in attrs.fields(cls)
-        if field.name in WIRE_NAMES or field.name in ALWAYS_SENT
+        if field.name in WIRE_NAMES or field.name in ALWAYS_SENT or field.name in PLAIN_JSON
     }
     fields_hook: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
         cls, conv, _cattrs_omit_if_default=True, **overrides
@@ -118,7 +130,8 @@ def register_protocol_hooks(conv: cattrs.Converter) -> None:
     """Install the wire-form hooks of every protocol class on ``conv``.
 
     Tuples (audience, icons, sizes) are written as JSON arrays; ``structured_content`` and the
-    plain-JSON fields (schemas, ``_meta``) are copied as they are.
+    plain-JSON fields (schemas, ``_meta``) are written as they are (shared with the object, not
+    copied: they were checked when it was built).
     """
     for cls in PROTOCOL_CLASSES:
         conv.register_unstructure_hook(cls, _wire_hook(cls, conv))

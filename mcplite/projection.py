@@ -37,7 +37,10 @@ from typing import Any
 
 import attrs
 
+from mcplite.converter import converter
+from mcplite.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
 from mcplite.types import (
+    ABSENT,
     Annotations,
     AudioContent,
     CallToolResult,
@@ -49,6 +52,17 @@ from mcplite.types import (
 
 PROTOCOL_VERSIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 """The protocol versions mcplite can project to, oldest first."""
+
+LEGACY_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS[:4]
+"""The versions agreed once with an ``initialize`` handshake."""
+
+MODERN_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS[4:]
+"""The stateless versions: each request names its version in ``_meta``."""
+
+LATEST_LEGACY_VERSION = LEGACY_VERSIONS[-1]
+"""The version ``initialize`` answers when the client asks for one mcplite does not speak."""
+
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 
 
 def check_version(protocol_version: Any) -> str:
@@ -107,25 +121,22 @@ def project_block(block: Any, version: str) -> Any:
 def project_result(result: CallToolResult, protocol_version: str) -> CallToolResult:
     """The result as ``protocol_version`` can carry it (a new object; the original is unchanged)."""
     version = check_version(protocol_version)
-    from mcplite.types import ABSENT
-
     structured = result.structured_content
     if not _since(version, "2025-06-18"):
         structured = ABSENT
     elif not _since(version, "2026-07-28") and not isinstance(structured, dict):
         structured = ABSENT
-    return attrs.evolve(
-        result,
-        content=[project_block(b, version) for b in result.content],
-        structured_content=structured,
+    return CallToolResult.from_encoded(
+        [project_block(b, version) for b in result.content],
+        structured,
+        is_error=result.is_error,
+        meta=result.meta,
         result_type="complete" if _since(version, "2026-07-28") else None,
     )
 
 
 def result_to_wire(result: CallToolResult, protocol_version: str) -> dict[str, Any]:
     """The wire dict of a result for ``protocol_version``."""
-    from mcplite.converter import converter
-
     return converter.unstructure(project_result(result, protocol_version))  # type: ignore[no-any-return]
 
 
@@ -147,6 +158,57 @@ def project_tool(tool: Tool, protocol_version: str) -> Tool:
 
 def tool_to_wire(tool: Tool, protocol_version: str) -> dict[str, Any]:
     """The wire dict of a tool for ``protocol_version``."""
-    from mcplite.converter import converter
-
     return converter.unstructure(project_tool(tool, protocol_version))  # type: ignore[no-any-return]
+
+
+def is_modern(protocol_version: str) -> bool:
+    """Whether ``protocol_version`` is stateless (2026-07-28 and later)."""
+    return _since(check_version(protocol_version), MODERN_VERSIONS[0])
+
+
+def implementation_to_wire(implementation: Implementation, protocol_version: str) -> dict[str, Any]:
+    """``serverInfo`` for ``protocol_version``: ``title`` from 2025-06-18, the rest from 2025-11-25."""
+    version = check_version(protocol_version)
+    changes: dict[str, Any] = {}
+    if not _since(version, "2025-06-18"):
+        changes["title"] = None
+    if not _since(version, "2025-11-25"):
+        changes.update(description=None, website_url=None, icons=None)
+    return converter.unstructure(attrs.evolve(implementation, **changes))  # type: ignore[no-any-return]
+
+
+def initialize_to_wire(result: InitializeResult, protocol_version: str) -> dict[str, Any]:
+    """The wire dict of an ``initialize`` result."""
+    wire: dict[str, Any] = {
+        "protocolVersion": result.protocol_version,
+        "capabilities": result.capabilities,
+        "serverInfo": implementation_to_wire(result.server_info, protocol_version),
+    }
+    if result.instructions is not None:
+        wire["instructions"] = result.instructions
+    return wire
+
+
+def discover_to_wire(result: DiscoverResult, protocol_version: str) -> dict[str, Any]:
+    """The wire dict of a ``server/discover`` result (the server's identity goes in ``_meta``)."""
+    wire: dict[str, Any] = {
+        "resultType": "complete",
+        "supportedVersions": list(result.supported_versions),
+        "capabilities": result.capabilities,
+        "ttlMs": result.ttl_ms,
+        "cacheScope": result.cache_scope,
+        "_meta": {SERVER_INFO_KEY: implementation_to_wire(result.server_info, protocol_version)},
+    }
+    if result.instructions is not None:
+        wire["instructions"] = result.instructions
+    return wire
+
+
+def list_tools_to_wire(result: ListToolsResult, protocol_version: str) -> dict[str, Any]:
+    """The wire dict of one ``tools/list`` page, each tool projected for the version."""
+    wire: dict[str, Any] = {"tools": [tool_to_wire(tool, protocol_version) for tool in result.tools]}
+    if result.next_cursor is not None:
+        wire["nextCursor"] = result.next_cursor
+    if is_modern(protocol_version):
+        wire.update(resultType="complete", ttlMs=result.ttl_ms, cacheScope=result.cache_scope)
+    return wire

@@ -426,10 +426,11 @@ class CallToolResult:
         *,
         is_error: bool = False,
         meta: dict[str, Any] | None = None,
+        result_type: str | None = None,
     ) -> CallToolResult:
-        """A result whose structured content was read back from rvalues' JSON text, so is plain
-        JSON already: the other fields are checked, the (possibly large) payload is not walked."""
-        result = cls(content, is_error=is_error, meta=meta)
+        """A result whose structured content is known to be plain JSON (read back from rvalues' JSON
+        text, or taken from a checked result): the other fields are checked, the payload is not walked."""
+        result = cls(content, is_error=is_error, meta=meta, result_type=result_type)
         object.__setattr__(result, "structured_content", structured_content)
         return result
 
