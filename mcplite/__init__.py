@@ -18,10 +18,13 @@ from mcplite.content import (
     content_resource_link,
     content_text,
 )
+from mcplite.context import Context, ToolCancelled
 from mcplite.converter import converter, get_converter
+from mcplite.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
 from mcplite.options import get_option, options
 from mcplite.projection import PROTOCOL_VERSIONS
 from mcplite.results import as_tool_result, tool_result
+from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.types import (
     ABSENT,
     Annotations,
@@ -47,14 +50,22 @@ __all__ = [
     "BlobResourceContents",
     "CallToolResult",
     "ContentBlock",
+    "Context",
+    "DiscoverResult",
     "EmbeddedResource",
     "Icon",
     "ImageContent",
+    "Implementation",
+    "InitializeResult",
+    "ListToolsResult",
+    "McpServer",
+    "RegisteredTool",
     "ResourceLink",
     "TextContent",
     "TextResourceContents",
     "Tool",
     "ToolAnnotations",
+    "ToolCancelled",
     "as_tool_result",
     "content_audio",
     "content_image",
@@ -64,6 +75,7 @@ __all__ = [
     "converter",
     "get_converter",
     "get_option",
+    "mcp_server",
     "options",
     "tool_result",
 ]

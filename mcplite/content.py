@@ -67,7 +67,8 @@ def as_base64(data: Any, owner: str, name: str = "data") -> str:
     raise TypeError(f"{owner}: {name} must be bytes or a base64 str, not {shown(data)}")
 
 
-def _icons(icons: Any, owner: str) -> tuple[Icon, ...] | None:
+def as_icons(icons: Any, owner: str) -> tuple[Icon, ...] | None:
+    """Icons from None or a list of :class:`Icon` or dicts of its fields (``mimeType`` accepted too)."""
     if icons is None:
         return None
     if not isinstance(icons, (list, tuple)):
@@ -146,7 +147,7 @@ def content_resource_link(
         mime_type=mime_type,
         size=size,
         annotations=as_annotations(annotations, owner),
-        icons=_icons(icons, owner),
+        icons=as_icons(icons, owner),
         meta=meta,
     )
 

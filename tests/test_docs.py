@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import mcplite
 import rvalues
 
 ROOT = Path(__file__).parent.parent
@@ -27,8 +28,9 @@ def test_document_examples(document: Path, utc: None) -> None:
 
 MODULES = sorted(
     info.name
-    for info in pkgutil.walk_packages(rvalues.__path__, "rvalues.")
-    if not info.name.endswith("demo")
+    for package in (rvalues, mcplite)
+    for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
+    if not info.name.endswith(("demo", "__main__"))
 )
 
 
