@@ -1,0 +1,254 @@
+"""The ``mcplite`` command: serve an MCP server on stdio.
+
+.. code-block:: text
+
+    mcplite serve app.py             the McpServer defined in app.py
+    mcplite serve app.py:server      a named attribute: an McpServer, or a function returning one
+    mcplite serve mypackage.tools    an importable module (the current directory is searched first)
+    mcplite demo                     the demo server (also: plain `mcplite` and `python -m mcplite`)
+    mcplite --version
+
+Without ``:ATTR`` the server is the module's one McpServer instance, else its attribute ``server``,
+``mcp`` or ``app``. stdout belongs to the protocol: messages go to stderr, and a target that cannot
+be loaded exits with status 2.
+
+>>> split_target("app.py:make_server")
+('app.py', 'make_server')
+>>> split_target("mypackage.tools")
+('mypackage.tools', None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from mcplite import McpServer
+
+#: Attribute names tried, in order, when a module does not hold exactly one McpServer.
+FALLBACK_NAMES = ("server", "mcp", "app")
+
+
+class LoadError(Exception):
+    """A server could not be loaded; the message says why and what to do."""
+
+
+def package_version() -> str:
+    """The installed version of rvalues-mcplite (the source tree's version when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rvalues-mcplite")
+    except PackageNotFoundError:
+        from rvalues import __version__
+
+        return __version__
+
+
+# -- finding the server ---------------------------------------------------------------------------
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    """Split ``PATH_OR_MODULE[:ATTR]``; ATTR is a (dotted) name, so ``C:\\app.py`` is not split."""
+    head, colon, tail = target.rpartition(":")
+    if not colon:
+        return target, None
+    if not tail:
+        raise LoadError(f"{target!r}: nothing after ':'; write PATH_OR_MODULE:ATTR or leave out the ':'")
+    if head and all(part.isidentifier() for part in tail.split(".")):
+        return head, tail
+    return target, None
+
+
+def _looks_like_path(spec: str) -> bool:
+    separators = [os.sep] + ([os.altsep] if os.altsep else []) + ["/"]
+    return spec.endswith(".py") or any(s in spec for s in separators) or Path(spec).is_file()
+
+
+def load_module(spec: str) -> ModuleType:
+    """Import a ``.py`` file (by path) or a module (by name), with stdout sent to stderr meanwhile."""
+    with contextlib.redirect_stdout(sys.stderr):
+        return _import_file(Path(spec)) if _looks_like_path(spec) else _import_name(spec)
+
+
+def _import_file(path: Path) -> ModuleType:
+    if not path.exists():
+        raise LoadError(f"no such file: {str(path)!r}")
+    if path.is_dir() or path.suffix != ".py":
+        raise LoadError(f"{str(path)!r} is not a Python file; give a .py file or an importable module name")
+    path = path.resolve()
+    name = path.stem if path.stem.isidentifier() and path.stem not in sys.modules else "__mcplite_target__"
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise LoadError(f"cannot import {str(path)!r}")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.path.insert(0, str(path.parent))  # sibling imports work, as under `python app.py`
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except BaseException as err:
+        sys.modules.pop(name, None)
+        raise _failure(f"importing {path}", err) from err
+    return module
+
+
+def _import_name(name: str) -> ModuleType:
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name is not None and (name == err.name or name.startswith(err.name + ".")):
+            raise LoadError(
+                f"no module named {name!r} (searched {os.getcwd()} and sys.path); "
+                "give a .py file path or an importable module name"
+            ) from None
+        raise _failure(f"importing {name}", err) from err
+    except BaseException as err:
+        raise _failure(f"importing {name}", err) from err
+
+
+def _failure(action: str, err: BaseException) -> LoadError:
+    """A LoadError for user code that raised, with its traceback (Ctrl-C is not a failure)."""
+    if isinstance(err, KeyboardInterrupt):
+        raise err
+    details = "".join(traceback.format_exception(type(err), err, err.__traceback__))
+    return LoadError(f"{action} failed: {type(err).__name__}: {err}\n{details.rstrip()}")
+
+
+def find_server(module: ModuleType, attr: str | None = None, where: str | None = None) -> McpServer:
+    """The server a module offers: ``attr`` if given, else its one McpServer, else a fallback name."""
+    where = where or module.__name__
+    if attr is not None:
+        return _as_server(_get_attribute(module, attr, where), f"{where}:{attr}")
+    instances = _instances(module)
+    if len(instances) == 1:
+        return next(iter(instances.values()))
+    for name in FALLBACK_NAMES:
+        if hasattr(module, name):
+            return _as_server(getattr(module, name), f"{where}:{name}")
+    if instances:
+        names = ", ".join(instances)
+        raise LoadError(
+            f"{where} holds {len(instances)} McpServer instances ({names}); choose one: {where}:NAME"
+        )
+    raise LoadError(
+        f"no McpServer found in {where}: create one there (server = McpServer(...)) "
+        f"or name one, or a function returning one, as {where}:NAME"
+    )
+
+
+def _instances(module: ModuleType) -> dict[str, McpServer]:
+    """The module's McpServer instances by their first name (an instance bound twice counts once)."""
+    seen: dict[int, tuple[str, McpServer]] = {}
+    for name, value in vars(module).items():
+        if isinstance(value, McpServer) and id(value) not in seen:
+            seen[id(value)] = (name, value)
+    return dict(seen.values())
+
+
+def _get_attribute(module: ModuleType, attr: str, where: str) -> Any:
+    value: Any = module
+    for part in attr.split("."):
+        if not hasattr(value, part):
+            known = ", ".join(_instances(module)) or "none"
+            raise LoadError(f"{where} has no attribute {attr!r} (McpServer instances there: {known})")
+        value = getattr(value, part)
+    return value
+
+
+def _as_server(value: Any, where: str) -> McpServer:
+    """An McpServer as is, or what a zero-argument function returns."""
+    if isinstance(value, McpServer):
+        return value
+    if not callable(value):
+        raise LoadError(
+            f"{where} is of type {type(value).__name__}, not an McpServer or a function returning one"
+        )
+    required = [
+        p.name
+        for p in _parameters(value)
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    if required:
+        raise LoadError(f"{where} needs arguments ({', '.join(required)}); a factory must take none")
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            made = value()
+    except Exception as err:
+        raise _failure(f"calling {where}()", err) from err
+    if not isinstance(made, McpServer):
+        raise LoadError(f"{where}() returned a value of type {type(made).__name__}, not an McpServer")
+    return made
+
+
+def _parameters(function: Any) -> list[inspect.Parameter]:
+    try:
+        return list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # no signature (some builtins): just call it
+        return []
+
+
+def load_server(target: str) -> McpServer:
+    """The server named by ``PATH_OR_MODULE[:ATTR]``; a ``LoadError`` says what is wrong.
+
+    >>> load_server("mcplite.demo_server:build_server").name
+    'penguins'
+    """
+    spec, attr = split_target(target)
+    return find_server(load_module(spec), attr, where=spec)
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``mcplite`` command."""
+    parser = argparse.ArgumentParser(
+        prog="mcplite",
+        description="Serve an MCP server on stdio (stdout carries only the protocol).",
+    )
+    parser.add_argument("--version", action="version", version=f"mcplite {package_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    serve = commands.add_parser("serve", help="serve a server from a .py file or a module")
+    serve.add_argument(
+        "target",
+        metavar="PATH_OR_MODULE[:ATTR]",
+        help="a .py file or module name; ATTR names an McpServer or a zero-argument function returning one",
+    )
+    commands.add_parser("demo", help="serve the demo server over the Palmer penguins data (the default)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``mcplite`` command; the exit status is returned (2 for a target that cannot be loaded)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit:  # --help, --version, or a usage error argparse has reported
+        return exit.code if isinstance(exit.code, int) else 2
+    try:
+        server = _demo_server() if args.command in (None, "demo") else load_server(args.target)
+    except LoadError as err:
+        print(f"mcplite: error: {err}", file=sys.stderr)
+        return 2
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _demo_server() -> McpServer:
+    from mcplite.demo_server import build_server
+
+    return build_server()
