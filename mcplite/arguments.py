@@ -44,7 +44,7 @@ from mcplite.schema import (
 )
 
 Hook = Callable[[Any, Any], Any]
-Step = Union[str, int]  # noqa: UP007 - a runtime alias, and the project supports Python 3.10
+Step = str | int
 
 
 class ArgumentError(ValueError):
@@ -255,9 +255,11 @@ def _kinds(annotation: Any) -> tuple[frozenset[str], frozenset[str]]:
         return frozenset({"number"}), frozenset({"integer"})
     if annotation in _SCALAR_KINDS:
         return frozenset({_SCALAR_KINDS[annotation]}), frozenset()
-    if typing.is_typeddict(annotation) or is_record_class(annotation) or annotation in MAPPING_TYPES:
+    if annotation in MAPPING_TYPES or origin in MAPPING_TYPES:
         return frozenset({"object"}), frozenset()
-    return frozenset({"object" if origin in MAPPING_TYPES else "array"}), frozenset()
+    if typing.is_typeddict(annotation) or is_record_class(annotation):
+        return frozenset({"object"}), frozenset()
+    return frozenset({"array"}), frozenset()
 
 
 _SCALAR_KINDS: dict[Any, str] = {

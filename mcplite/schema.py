@@ -64,7 +64,6 @@ _HINTS: dict[Any, str] = {
     bytes: "str (base64 for bytes)",
     bytearray: "str (base64 for bytes)",
     complex: "float, or tuple[float, float] for the real and imaginary parts",
-    type(Ellipsis): _SUPPORTED,
 }
 
 
@@ -112,11 +111,7 @@ def input_schema(func: Callable[..., Any], *, skip: Collection[str] = ()) -> dic
         properties[parameter.name] = schema
     if not properties:
         return {"type": "object", "additionalProperties": False}
-    result: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        result["required"] = required
-    result["additionalProperties"] = False
-    return result
+    return _object_schema(properties, required)
 
 
 def description(func: Callable[..., Any]) -> str | None:
@@ -155,7 +150,7 @@ def type_hints(func: Callable[..., Any]) -> dict[str, Any]:
     """
     target: Any = func
     if not (inspect.isfunction(func) or inspect.ismethod(func)) and callable(func):
-        target = getattr(func, "__call__", func)  # noqa: B004 - a callable object: its __call__ has the hints
+        target = type(func).__call__  # a callable object: its __call__ has the hints
     try:
         return typing.get_type_hints(target, include_extras=True)
     except Exception as exc:  # NameError for an undefined forward reference, TypeError for odd callables
