@@ -72,8 +72,16 @@ def _key(request_id: RequestId) -> tuple[str, RequestId]:
 
 
 def error_result(text: str) -> CallToolResult:
-    """A tool execution error: ``isError`` with the message as text."""
-    return CallToolResult([TextContent(text)], is_error=True)
+    """A tool execution error: ``isError`` with the message as text.
+
+    Messages can hold what is not Unicode (a file name decoded with surrogateescape): such
+    characters are written as backslash escapes, so the error still reaches the client.
+
+    >>> error_result("no file '\\udcff.txt'").content[0].text
+    "no file '\\\\udcff.txt'"
+    """
+    readable = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return CallToolResult([TextContent(readable)], is_error=True)
 
 
 class Connection:

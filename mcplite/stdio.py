@@ -142,7 +142,11 @@ def serve_stdio(server: McpServer, *, shutdown_grace: float = 5.0) -> None:
     out_fd = os.dup(1)
     os.dup2(2, 1)
     try:
-        asyncio.run(serve_connection(server, sys.stdin.buffer, out_fd, shutdown_grace))
+        # A private reader, never closed: the reader thread may still be blocked in it when we
+        # return. sys.stdin's buffer would abort the interpreter at exit (its lock is held), and
+        # closing this one would wait for that read.
+        stdin = os.fdopen(os.dup(0), "rb")
+        asyncio.run(serve_connection(server, stdin, out_fd, shutdown_grace))
     finally:
         sys.stdout.flush()
         os.dup2(out_fd, 1)
