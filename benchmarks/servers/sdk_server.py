@@ -1,0 +1,36 @@
+"""The official SDK's ``MCPServer`` on stdio with the benchmark tools (see ``benchmarks/bench_server.py``).
+
+The frame tool returns what an SDK user would write, ``df.to_dict(orient="records")``: the SDK
+serialises the records itself (pydantic), with no say on NaN or time stamps.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from frame import make_frame
+
+FRAME = make_frame()
+server = MCPServer("bench-sdk")
+
+
+@server.tool()
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+@server.tool()
+def frame() -> list[dict[str, Any]]:
+    """The 10,000-row data frame."""
+    return FRAME.to_dict(orient="records")
+
+
+if __name__ == "__main__":
+    server.run()
