@@ -427,6 +427,13 @@ def objects(
     return right | st.fixed_dictionaries({}, optional={**required, **optional, "extra": JSON})
 
 
+def test_the_validator_checks_the_formats_our_schemas_use() -> None:
+    """Without jsonschema's format extra, date-time goes unchecked and the agreement test below lies."""
+    checker = Draft202012Validator.FORMAT_CHECKER
+    assert not checker.conforms("0000-00-00T00:00:00Z", "date-time")
+    assert not checker.conforms("2024-13-01", "date")
+
+
 @functools.cache
 def checked(func: Callable[..., Any]) -> tuple[ArgumentBinder, Draft202012Validator]:
     """A tool's binder, and a validator for its schema (which must be a valid 2020-12 schema)."""
