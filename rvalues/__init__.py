@@ -32,6 +32,7 @@ from rvalues.convert import (
 from rvalues.errors import RValueError
 from rvalues.json import register_hooks, signif, to_data, to_json
 from rvalues.model import (
+    MAX_DEPTH,
     NULL,
     Character,
     Complex,
@@ -56,6 +57,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FALSE",
+    "MAX_DEPTH",
     "NA",
     "NULL",
     "TRUE",

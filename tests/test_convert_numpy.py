@@ -24,19 +24,21 @@ from rvalues.model.na import NA_REAL, real_is_na
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex128])
-def test_numeric_arrays_are_wrapped_without_a_copy(dtype: type) -> None:
+def test_numeric_arrays_are_copied_once_into_owned_read_only_memory(dtype: type) -> None:
     a = np.arange(5).astype(dtype)
     value = from_numpy(a)
-    assert np.shares_memory(value.data, a)
+    assert not np.shares_memory(value.data, a)  # the caller can go on writing to `a`
     assert not value.data.flags.writeable
     assert a.flags.writeable  # the caller's array is untouched
 
 
-def test_pandas_numeric_columns_are_wrapped_without_a_copy() -> None:
+def test_pandas_numeric_columns_are_copied_out_of_the_frame() -> None:
     df = pd.DataFrame({"f": np.linspace(0, 1, 5), "i": np.arange(5, dtype=np.int32)})
     value = from_pandas(df)
-    assert np.shares_memory(value.data[0].data, df["f"].to_numpy())
-    assert np.shares_memory(value.data[1].data, df["i"].to_numpy())
+    assert not np.shares_memory(value.data[0].data, df["f"].to_numpy())
+    assert not np.shares_memory(value.data[1].data, df["i"].to_numpy())
+    df.loc[0, "f"] = 99.0
+    assert value.data[0].data[0] == 0.0
 
 
 def test_read_only_non_contiguous_and_big_endian_inputs() -> None:

@@ -59,7 +59,7 @@ def test_datetimes_aware_fixed_and_naive() -> None:
     assert aware.attributes["tzone"].data.tolist() == ["Europe/Paris"]
     fixed = as_r(dt.datetime(2020, 6, 1, 12, tzinfo=dt.timezone(dt.timedelta(hours=-3))))
     assert fixed.attributes["tzone"].data.tolist() == ["UTC"]
-    assert fixed.data.tolist() == [dt.datetime(2020, 6, 1, 15, tzinfo=dt.timezone.utc).timestamp()]
+    assert fixed.data.tolist() == [dt.datetime(2020, 6, 1, 15, tzinfo=dt.UTC).timestamp()]
     naive = as_r(dt.datetime(2020, 6, 1, 12))
     assert naive.data.tolist() == [1591012800.0]  # naive is UTC
     assert naive.attributes["tzone"].data.tolist() == ["UTC"]
@@ -69,7 +69,7 @@ def test_object_datetimes_with_zones() -> None:
     paris = ZoneInfo("Europe/Paris")
     same = np.array([dt.datetime(2020, 1, 1, tzinfo=paris), None], dtype=object)
     assert as_r(same).attributes["tzone"].data.tolist() == ["Europe/Paris"]
-    mixed = np.array([dt.datetime(2020, 1, 1, tzinfo=paris), dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc)])
+    mixed = np.array([dt.datetime(2020, 1, 1, tzinfo=paris), dt.datetime(2020, 1, 1, tzinfo=dt.UTC)])
     assert as_r(mixed).attributes["tzone"].data.tolist() == ["UTC"]
     naive_and_aware = np.array([dt.datetime(2020, 1, 1, tzinfo=paris), dt.datetime(2020, 1, 1)])
     assert as_r(naive_and_aware).r_type == "list"

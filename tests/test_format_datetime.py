@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -26,7 +26,7 @@ def test_vectorized_offsets_agree_with_zoneinfo(zone_name: str) -> None:
     seconds = _instants(3000, 7)
     tz = ZoneInfo(zone_name)
     expected = [
-        int(datetime.fromtimestamp(int(s), timezone.utc).astimezone(tz).utcoffset().total_seconds())  # type: ignore[union-attr]
+        int(datetime.fromtimestamp(int(s), UTC).astimezone(tz).utcoffset().total_seconds())  # type: ignore[union-attr]
         for s in seconds.tolist()
     ]
     assert utc_offsets(seconds, zone_name).tolist() == expected

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -13,7 +15,17 @@ from rvalues.errors import RValueError
 from rvalues.model.coerce import na_of
 from rvalues.model.elements import read_only
 from rvalues.model.lists import NULL
+from rvalues.model.strings import shorten
 from rvalues.model.vectors import Integer
+
+INT_MAX = 2**31 - 1
+
+
+def _vector_of(values: Any, what: str) -> Any:
+    value = as_vector(values, what)
+    if value.r_type == "NULL":
+        raise RValueError(f"{what}(): 'data' must be of a vector type, was 'NULL'")
+    return value
 
 
 def _plain(value: Any) -> Any:
@@ -36,6 +48,47 @@ def _fill(value: Any, n: int) -> Any:
     return np.resize(data, n)
 
 
+def _memory_bytes() -> int:
+    """The machine's physical memory: no R value can be larger."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 2**63 - 1
+
+
+def check_allocation(n: int, itemsize: int) -> None:
+    """Refuse, before allocating, a vector larger than the machine's memory (R's allocation error)."""
+    size = n * itemsize
+    if size > _memory_bytes():
+        raise RValueError(f"cannot allocate vector of size {size / 2**30:.1f} Gb ({n} elements)")
+
+
+def extent(value: Any, label: str) -> int:
+    """One extent (``nrow``, ``ncol`` or an element of ``dim``) as R's ``as.integer`` reads it.
+
+    >>> extent(2.7, "nrow")
+    2
+    """
+    from rvalues.model.base import RValue
+
+    if isinstance(value, RValue):
+        if value.r_type not in ("logical", "integer", "double") or len(value) == 0:
+            raise RValueError(f"non-numeric matrix extent for {label!r}: {shorten(value)}")
+        value = value.tolist()[0]
+    if value is None:
+        raise RValueError(f"invalid '{label}' value (too large or NA)")
+    if not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"'{label}' must be a number, not {type(value).__name__} ({shorten(value)})")
+    if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+        raise RValueError(f"invalid '{label}' value (too large or NA): {value}")
+    number = int(value)
+    if number > INT_MAX:
+        raise RValueError(f"invalid '{label}' value (too large or NA): {number} exceeds {INT_MAX}")
+    if number < 0:
+        raise RValueError(f"invalid '{label}' value (< 0): {number}")
+    return number
+
+
 def matrix(
     values: Any = (None,),
     nrow: int | None = None,
@@ -48,10 +101,12 @@ def matrix(
     >>> matrix([1, 2, 3, 4, 5, 6], nrow=2).dim
     (2, 3)
     """
-    value = _plain(as_vector(values, "matrix"))
+    value = _plain(_vector_of(values, "matrix"))
     if value.inherits("data.frame"):
         raise RValueError("matrix(): use a vector or a list, not a data frame")
     n = len(value)
+    nrow = None if nrow is None else extent(nrow, "nrow")
+    ncol = None if ncol is None else extent(ncol, "ncol")
     if nrow is None and ncol is None:
         nrow, ncol = n, 1
     elif nrow is None:
@@ -59,10 +114,8 @@ def matrix(
         nrow = math.ceil(n / ncol) if ncol else 0
     elif ncol is None:
         ncol = math.ceil(n / nrow) if nrow else 0
-    for label, extent in (("nrow", nrow), ("ncol", ncol)):
-        if extent < 0:
-            raise RValueError(f"invalid '{label}' value (< 0): {extent}")
     total = nrow * ncol
+    check_allocation(total, value.data.dtype.itemsize if value.r_type != "list" else 8)
     if n > 1 and total % n != 0 and n % max(nrow, 1) != 0 and n % max(ncol, 1) != 0:
         warnings.warn(
             f"data length [{n}] is not a sub-multiple or multiple of the number of rows [{nrow}]",
@@ -85,16 +138,21 @@ def array(values: Any = (None,), dim: Any = None, dimnames: Any = None) -> Any:
     >>> array(list(range(1, 25)), dim=(2, 3, 4)).dim
     (2, 3, 4)
     """
-    value = _plain(as_vector(values, "array"))
+    value = _plain(_vector_of(values, "array"))
     if dim is None:
         extents = [len(value)]
-    elif isinstance(dim, (int, np.integer)):
-        extents = [int(dim)]
+    elif isinstance(dim, (int, float, np.integer, np.floating)):
+        extents = [extent(dim, "dim")]
     else:
-        extents = [int(d) for d in (dim.data if hasattr(dim, "data") else dim)]
-    if any(d < 0 for d in extents):
-        raise RValueError(f"'dim' cannot contain negative values: {extents}")
-    total = int(np.prod(extents)) if extents else 0
+        from rvalues.model.base import RValue
+
+        if isinstance(dim, (str, bytes)) or not isinstance(dim, (RValue, Iterable)):
+            raise TypeError(f"'dim' must be a sequence of extents, not {type(dim).__name__} ({shorten(dim)})")
+        extents = [extent(d, "dim") for d in (dim.tolist() if isinstance(dim, RValue) else dim)]
+    if not extents:
+        raise RValueError("'dims' cannot be of length 0")
+    total = math.prod(extents)
+    check_allocation(total, value.data.dtype.itemsize if value.r_type != "list" else 8)
     return _with_dim(value, _fill(value, total), extents, dimnames)
 
 

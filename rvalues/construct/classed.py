@@ -14,6 +14,7 @@ from rvalues.model.base import RValue
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import read_only
 from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
+from rvalues.model.strings import shorten
 from rvalues.model.vectors import Character, Integer, Vector
 
 _FACTOR_CLASS = Character(["factor"])
@@ -48,6 +49,7 @@ def factor(values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
     [1] b    a    <NA> b
     Levels: a b
     """
+    ordered = r_flag(ordered, "ordered")
     x = as_vector(values, "factor")
     names = x.names
     if x.inherits("factor"):
@@ -89,6 +91,32 @@ def factor(values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
     return Factor._wrap(read_only(codes), attributes)
 
 
+_TRUE_TEXT = frozenset({"TRUE", "true", "T", "True"})
+_FALSE_TEXT = frozenset({"FALSE", "false", "F", "False"})
+
+
+def r_flag(value: Any, name: str) -> bool:
+    """A TRUE/FALSE argument read as R's ``if (x)`` reads it: numbers (nonzero is TRUE) and
+    "TRUE"/"false"-like strings; NA, longer vectors and other strings are R's errors.
+
+    >>> r_flag("TRUE", "ordered"), r_flag(0, "ordered")
+    (True, False)
+    """
+    if isinstance(value, RValue):
+        if not isinstance(value, Vector) or len(value) != 1:
+            raise RValueError(f"'{name}' must be TRUE or FALSE, not {shorten(value)}")
+        value = value.tolist()[0]
+    if value is None or (isinstance(value, (float, np.floating)) and value != value):
+        raise RValueError(f"'{name}': missing value where TRUE/FALSE needed")
+    if isinstance(value, (bool, np.bool_, int, np.integer, float, np.floating)):
+        return bool(value)
+    if isinstance(value, str):
+        if value in _TRUE_TEXT or value in _FALSE_TEXT:
+            return value in _TRUE_TEXT
+        raise RValueError(f"'{name}' ({shorten(value)}): argument is not interpretable as logical")
+    raise TypeError(f"'{name}' must be True or False, not {type(value).__name__} ({shorten(value)})")
+
+
 def _sorted_unique(x: Vector) -> list[str]:
     present = x.data[~x.na_mask()]
     if x.r_type == "character":
@@ -108,18 +136,32 @@ def _listed(values: Any) -> Any:
     return values
 
 
-_DATE_PATTERN = re.compile(r"^\s*(-?\d+)[-/](\d{1,2})[-/](\d{1,2})")
+_DATE_PATTERNS = {sep: re.compile(rf"^\s*(\d{{1,4}}){sep}(\d{{1,2}}){sep}(\d{{1,2}})") for sep in "-/"}
 
 
-def _parse_date(text: str) -> float:
-    match = _DATE_PATTERN.match(text)
+def _parse_date(text: str, sep: str) -> float | None:
+    """Days since the epoch of a "%Y-%m-%d" (or "/") date, None where it is no valid date."""
+    match = _DATE_PATTERNS[sep].match(text)
     if not match:
-        raise RValueError(f"character string is not in a standard unambiguous format: {text!r}")
+        return None
     year, month, day = (int(g) for g in match.groups())
     try:
         return float(_days(year, month, day))
     except ValueError:
-        return float(NA_REAL)
+        return None
+
+
+def _parse_dates(texts: list[str | None]) -> np.ndarray:
+    """R's ``as.Date.character``: the first non-NA string picks the format ("%Y-%m-%d", else
+    "%Y/%m/%d") and must be a valid date in it (else R's error); later misfits are NA."""
+    first = next((t for t in texts if t is not None), None)
+    if first is None:
+        return np.full(len(texts), NA_REAL)
+    sep = next((sep for sep in "-/" if _parse_date(first, sep) is not None), None)
+    if sep is None:
+        raise RValueError(f"character string is not in a standard unambiguous format: {shorten(first)}")
+    days = [None if t is None else _parse_date(t, sep) for t in texts]
+    return np.array([NA_REAL if d is None else d for d in days], dtype=np.float64)
 
 
 def _days(year: int, month: int, day: int) -> int:
@@ -153,23 +195,29 @@ def as_date(values: Any = (), origin: Any = None) -> Any:
         days[real_is_na(x.data)] = NA_REAL
         return Date._wrap(read_only(days), {"class": _DATE_CLASS})
     if x.r_type == "character":
-        days = np.array([NA_REAL if s is None else _parse_date(s) for s in x.data.tolist()], dtype=np.float64)
+        days = _parse_dates(x.data.tolist())
     elif x.r_type == "logical" and x.na_mask().all():
         days = np.full(len(x), NA_REAL)
     elif x.r_type in ("integer", "double", "logical"):
         if origin is None:
             raise RValueError("'origin' must be supplied")
-        base = as_date(origin).data[0]
+        base = _one(as_date(origin), "origin")
         days = as_type(x, "double").data + base
     else:
         raise RValueError(f"do not know how to convert {x.r_type} to class \u201cDate\u201d")
     return Date._wrap(read_only(days), {"class": _DATE_CLASS})
 
 
+def _one(value: Any, name: str) -> float:
+    if len(value) != 1:
+        raise RValueError(f"'{name}' must be one date, not {len(value)}")
+    return float(value.data[0])
+
+
 def _date_days(value: dt.date) -> float:
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(dt.timezone.utc)
+            value = value.astimezone(dt.UTC)
         value = value.date()
     return float((value - _EPOCH).days)
 
@@ -221,7 +269,7 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
     elif x.r_type in ("integer", "double"):
         if origin is None:
             raise RValueError("'origin' must be supplied")
-        base = as_posixct(origin, tz="UTC").data[0]
+        base = _one(as_posixct(origin, tz="UTC"), "origin")
         secs = as_type(x, "double").data + base
         attributes = {"tzone": Character([tz_name]), "class": _POSIXCT_CLASS}
         return POSIXct._wrap(read_only(secs), attributes)
@@ -247,13 +295,15 @@ def _datetime_seconds(value: dt.date, zone_info: Any) -> float:
 def _parse_datetime(text: str, zone_info: Any) -> float:
     match = _DATETIME_PATTERN.match(text)
     if not match:
-        raise RValueError(f"character string is not in a standard unambiguous format: {text!r}")
+        raise RValueError(f"character string is not in a standard unambiguous format: {shorten(text)}")
     year, month, day, hour, minute, second = match.groups()
     whole = float(second) if second else 0.0
     try:
         stamp = dt.datetime(
             int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(whole), tzinfo=zone_info
         )
-    except ValueError:
-        return float(NA_REAL)
+    except ValueError:  # no format R tries reads an impossible date, so R refuses the whole vector
+        raise RValueError(
+            f"character string is not in a standard unambiguous format: {shorten(text)}"
+        ) from None
     return stamp.timestamp() + (whole - int(whole))

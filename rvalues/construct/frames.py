@@ -12,8 +12,9 @@ from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names, column_length, is_compact, row_count
-from rvalues.model.lists import NULL, List
+from rvalues.model.lists import NULL, List, _pairs
 from rvalues.model.names import make_names, make_unique
+from rvalues.model.strings import clip, shorten
 from rvalues.model.vectors import Character, Integer, Vector
 
 _DATA_FRAME_CLASS = Character(["data.frame"])
@@ -42,7 +43,11 @@ def data_frame_from_pairs(
     names: list[str] = []
     values: list[RValue] = []
     found_row_names: RValue | None = None
-    for name, raw in columns:
+    for name, raw in _pairs(columns, "data_frame_from_pairs"):
+        if not isinstance(name, str):
+            raise TypeError(
+                f"data_frame: a column name must be a str, not {type(name).__name__} ({shorten(name)})"
+            )
         value = _column(raw, name)
         if value is NULL:
             continue
@@ -86,7 +91,7 @@ def _column(raw: Any, name: str) -> RValue:
     try:
         return as_vector(raw, name)
     except RValueError as err:
-        raise RValueError(f"data_frame: column {name!r}: {err}") from None
+        raise RValueError(f"data_frame: column {shorten(name)}: {err}") from None
 
 
 def _row_names_of(value: RValue) -> RValue | None:
@@ -145,10 +150,10 @@ def _recycle(value: RValue, n: int) -> RValue:
 
 def _explicit_row_names(row_names: Any) -> RValue:
     value = as_vector(row_names, "row_names").without_attributes()
-    if value.r_type == "double":
+    if value.r_type == "double":  # R's data.frame(): as.character(row.names), 1.5 -> "1.5"
         from rvalues.model.coerce import as_type
 
-        value = as_type(value, "integer")
+        value = as_type(value, "character")
     if value.r_type not in ("integer", "character"):
         raise RValueError(f"row_names must be character or integer, not {value.r_type}")
     if value.na_mask().any():
@@ -156,7 +161,7 @@ def _explicit_row_names(row_names: Any) -> RValue:
     seen: set[Any] = set()
     for v in value.data.tolist():
         if v in seen:
-            raise RValueError(f"duplicate row.names: {v}")
+            raise RValueError(f"duplicate row.names: {clip(str(v))}")
         seen.add(v)
     return value
 

@@ -268,7 +268,7 @@ def _dates_as_python(x: RValue) -> list[Any]:
     tzone = x.attributes.get("tzone")
     tz = zone(tzone.data[0] if tzone is not None and len(tzone) else "")
     for v, missing in zip(data.tolist(), na.tolist()):
-        out.append(None if missing else dt.datetime.fromtimestamp(v, dt.timezone.utc).astimezone(tz))
+        out.append(None if missing else dt.datetime.fromtimestamp(v, dt.UTC).astimezone(tz))
     return out
 
 

@@ -1,20 +1,20 @@
 """``from_numpy()``: numpy arrays (and masked and structured arrays) as R vectors, arrays and data frames.
 
-Rules (every conversion is zero-copy or one vectorized pass):
+Rules (every conversion is one vectorized pass, or one copy):
 
 - bool -> logical; int8..uint64 -> integer when every value lies in R's range
   [-2147483647, 2147483647] (INT32_MIN is R's NA), else double with an
   :class:`IntegerOverflowWarning` (and a :class:`PrecisionWarning` where a value past 2**53 was rounded).
-  Native, contiguous int32 is wrapped without a copy.
+  Native int32 is copied as it is.
 - float16/32/64 -> double: NaN stays NaN, a float64 carrying R's NA bit pattern is NA; float64 is
-  wrapped without a copy; long double is rounded with a :class:`PrecisionWarning` where inexact.
+  copied as it is; long double is rounded with a :class:`PrecisionWarning` where inexact.
 - complex64/128 -> complex; ``U``/``T`` (StringDType, its ``na_object`` -> NA) -> character;
   ``S`` -> character decoded as UTF-8; ``O`` -> inferred (:mod:`rvalues.convert.objects`).
 - datetime64[Y|M|W|D] -> Date; finer units -> POSIXct with tzone "UTC"; timedelta64 -> difftime in
   "secs"; NaT -> NA.
 - A masked array's masked elements are NA. A structured array is a data frame (one column a field).
 - 0-d -> length 1; 1-d -> plain vector; n-d -> the values in column-major order with ``dim``.
-- Results share memory with the input where no copy was needed: do not write to the input afterwards.
+- Results never share memory with the input: writable input is copied once (values are immutable).
 
 >>> import numpy as np
 >>> from_numpy(np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int32)).data.tolist()
@@ -24,6 +24,7 @@ Rules (every conversion is zero-copy or one vectorized pass):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -32,9 +33,11 @@ from rvalues.convert.back import remember
 from rvalues.convert.python import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.elements import check_encodable, read_only
+from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.model.storage import freeze, owned
+from rvalues.model.strings import check_unicode_array, shorten
 from rvalues.model.vectors import Character, Complex, Double, Integer, Logical
 
 INT_MAX = 2**31 - 1
@@ -72,7 +75,13 @@ def from_numpy(obj: Any, *, where: str = "array") -> RValue:
         mask = np.ma.getmaskarray(obj)
         a = np.ma.getdata(obj)
     else:
-        a = np.asarray(obj)
+        try:
+            a = np.asarray(obj)
+        except (ValueError, TypeError, RecursionError) as err:
+            raise RValueError(
+                f"{where}: numpy cannot make an array of {shorten(obj)} ({str(err)[:120]}); "
+                "pass a numpy array, or use as_r() for Python containers"
+            ) from None
     if a.dtype.names is not None:
         if a.ndim > 1:
             raise RValueError(
@@ -150,7 +159,7 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         lo = hi = 0
     if -INT_MAX <= lo and hi <= INT_MAX:
         if flat.dtype == np.int32 and not masked:
-            return Integer._wrap(read_only(flat))
+            return Integer._wrap(owned(flat))
         out = flat.astype(np.int32)
         if masked:
             out[mask] = NA_INTEGER
@@ -200,7 +209,7 @@ def _doubles(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     if _any(mask):
         out = out.copy() if out is flat else out
         out[mask] = NA_REAL
-    return Double._wrap(read_only(out))
+    return Double._wrap(owned(out) if out is flat else read_only(out))
 
 
 def _complexes(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
@@ -216,7 +225,7 @@ def _complexes(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         out = out.copy() if out is flat else out
         out.real[mask] = NA_REAL
         out.imag[mask] = NA_REAL
-    return Complex._wrap(read_only(out))
+    return Complex._wrap(owned(out) if out is flat else read_only(out))
 
 
 def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
@@ -229,6 +238,11 @@ def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
                 f"{where}: bytes ({flat.dtype}) are not valid UTF-8 ({err.reason}); R strings must be "
                 "UTF-8: decode them yourself, or pass bytes objects in an object array for raw vectors"
             ) from None
+    try:
+        if flat.dtype.kind == "U":
+            check_unicode_array(flat)  # vectorized; then locking need not check again
+    except RValueError as err:
+        raise RValueError(f"{where}: {err}") from None
     out = flat.astype(object)
     if kind == "T" and hasattr(flat.dtype, "na_object"):
         not_str = np.frompyfunc(lambda v: not isinstance(v, str), 1, 1)(out).astype(bool)
@@ -236,20 +250,34 @@ def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     if _any(mask):
         out[mask] = None
     try:
-        check_encodable(out)
+        data = freeze(out, checked=flat.dtype.kind == "U")  # locking checks other strings
     except RValueError as err:
         raise RValueError(f"{where}: {err}") from None
-    return Character._wrap(read_only(out))
+    return Character._wrap(data)
+
+
+_UNIT_SECONDS = {
+    "h": Fraction(3600), "m": Fraction(60), "s": Fraction(1), "ms": Fraction(1, 10**3),
+    "us": Fraction(1, 10**6), "ns": Fraction(1, 10**9), "ps": Fraction(1, 10**12),
+    "fs": Fraction(1, 10**15), "as": Fraction(1, 10**18),
+}  # fmt: skip
 
 
 def _seconds(ints: np.ndarray, unit: str, count: int) -> np.ndarray:
     """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits."""
-    per = np.timedelta64(1, "s") / np.timedelta64(count, unit)  # type: ignore[call-overload]  # unit: str
-    if per <= 1:
-        return ints.astype(np.float64) * (1.0 / per if per < 1 else 1.0)
-    per_int = round(float(per))
+    step = _UNIT_SECONDS[unit] * count  # seconds per tick, exactly
+    if step >= 1 or (1 / step).denominator != 1:
+        return ints.astype(np.float64) * float(step)
+    per_int = int(1 / step)
     whole, rest = np.divmod(ints, per_int)
     return whole.astype(np.float64) + rest.astype(np.float64) / per_int
+
+
+def _all_nat(flat: np.ndarray, where: str, what: str) -> np.ndarray:
+    """A datetime64/timedelta64 array without a unit: only NaT has none, so it is all NA."""
+    if not np.isnat(flat).all():  # numpy never makes these, but a view could
+        raise RValueError(f"{where}: {what} without a unit has no R equivalent; give it a unit first")
+    return flat.astype(f"{(flat.dtype.kind == 'M' and 'datetime64') or 'timedelta64'}[s]")
 
 
 def datetimes(flat: np.ndarray, mask: np.ndarray | None, where: str, tzone: RValue = _UTC) -> RValue:
@@ -257,8 +285,9 @@ def datetimes(flat: np.ndarray, mask: np.ndarray | None, where: str, tzone: RVal
     from rvalues.model.classed import Date, POSIXct
 
     unit, count = np.datetime_data(flat.dtype)
-    if unit == "generic":
-        raise RValueError(f"{where}: datetime64 without a unit has no R equivalent; give it a unit first")
+    if unit == "generic":  # NaT: R's NA date-time
+        flat = _all_nat(flat, where, "datetime64")
+        unit, count = "s", 1
     missing = np.isnat(flat)
     if _any(mask):
         missing |= mask
@@ -274,7 +303,10 @@ def datetimes(flat: np.ndarray, mask: np.ndarray | None, where: str, tzone: RVal
 def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     """timedelta64 as R's difftime in seconds (``units = "secs"``); NaT -> NA."""
     unit, count = np.datetime_data(flat.dtype)
-    if unit in ("Y", "M", "generic"):
+    if unit == "generic":  # NaT: NA
+        flat = _all_nat(flat, where, "timedelta64")
+        unit, count = "s", 1
+    if unit in ("Y", "M"):
         raise RValueError(
             f"{where}: timedelta64[{unit}] has no fixed length in seconds; "
             "convert it to days or seconds first"
@@ -291,7 +323,10 @@ def make_frame(names: Sequence[str | None], columns: Sequence[RValue], row_names
     """A data frame from already converted, equally long columns (no checks, no copies)."""
     from rvalues.model.classed import DataFrame
 
-    name_vector = Character._wrap(read_only(np.array(names, dtype=object).reshape(-1)))
+    try:
+        name_vector = Character._wrap(read_only(np.array(names, dtype=object).reshape(-1)))
+    except RValueError as err:
+        raise RValueError(f"column names: {err}") from None
     return DataFrame._wrap(
         tuple(columns), {"names": name_vector, "class": _FRAME_CLASS, "row.names": row_names}
     )
@@ -303,7 +338,7 @@ def _structured(a: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     for name in names:
         field = a[name]
         field_mask = None if mask is None else mask[name]
-        label = f"{where} field {name!r}"
+        label = f"{where} field {shorten(name)}"
         if field.ndim > 1:
             raise RValueError(
                 f"{label}: a sub-array field of shape {field.shape[1:]} cannot be a data-frame column; "

@@ -38,12 +38,14 @@ import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.elements import check_encodable, read_only
+from rvalues.model.elements import read_only
 from rvalues.model.lists import List
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.vectors import Character, Complex, Double, Logical
 
 _KIND_CACHE: dict[type, str] = {}
+_EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
+_DATE_CLASS = Character(["Date"])
 
 
 def _kind_of_type(t: type) -> str:
@@ -101,7 +103,8 @@ def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     timeish = np.asarray((kind == "float") | (kind == "numpy-time"), dtype=bool) & ~hard
     nan = np.zeros(len(flat), dtype=bool)
     if timeish.any():
-        nan[timeish] = _nan_of(flat[timeish]).astype(bool)
+        with np.errstate(invalid="ignore"):  # numpy 2.5 reports the FP flag NaN comparisons raise
+            nan[timeish] = _nan_of(flat[timeish]).astype(bool)
     kinds = set(kind[~hard].tolist())
     if nan.any() and not kinds <= {"int", "float", "complex"}:
         hard |= nan  # NaN as pandas' missing-value marker among strings, dates ...
@@ -130,12 +133,12 @@ def _by_kinds(
         out = flat.copy()
         out[hard] = None
         if any(t is not str for t in set(_type_of(out[~hard]).tolist())):
-            out[~hard] = np.frompyfunc(str, 1, 1)(out[~hard])
+            out[~hard] = np.frompyfunc(str.__str__, 1, 1)(out[~hard])  # str Enum: its value
         try:
-            check_encodable(out)
+            data = read_only(out)  # locking checks the strings (NUL, lone surrogates)
         except RValueError as err:
             raise RValueError(f"{where}: {err}") from None
-        return Character._wrap(read_only(out))
+        return Character._wrap(data)
     if kinds == {"bool"}:
         out = _filled(flat, hard, False).astype(np.int32)
         out[hard] = NA_INTEGER
@@ -152,9 +155,7 @@ def _by_kinds(
         out.imag[hard] = NA_REAL
         return Complex._wrap(read_only(out))
     if kinds == {"date"}:
-        from rvalues.convert.numpy import datetimes
-
-        return datetimes(_filled(flat, hard, None).astype("datetime64[D]"), hard, where)
+        return _dates(flat, hard)
     if kinds == {"datetime"}:
         return _datetimes(flat, hard, where)
     if kinds == {"timedelta"}:
@@ -182,16 +183,32 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
         try:
             ints = filled.astype(np.uint64)
         except OverflowError:
-            from rvalues.convert.python import PrecisionWarning, warn
+            from rvalues.convert.python import IntegerOverflowWarning, PrecisionWarning, warn
 
-            warn(
-                f"{where}: integers beyond 64 bits were rounded to the nearest double",
-                PrecisionWarning,
-            )
-            out = filled.astype(np.float64)
+            try:
+                out = filled.astype(np.float64)
+            except OverflowError:
+                raise RValueError(
+                    f"{where}: an int lies beyond the largest double (about 1.8e308), so R cannot hold it"
+                ) from None
+            warn(f"{where}: integers beyond 64 bits do not fit R's integer range; converted to double",
+                 IntegerOverflowWarning)
+            if (out.astype(object) != filled).any():  # Python compares int and float exactly
+                warn(f"{where}: integers beyond 64 bits were rounded to the nearest double", PrecisionWarning)
             out[hard] = NA_REAL
             return Double._wrap(read_only(out))
     return integers(ints, hard if hard.any() else None, where)
+
+
+def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
+    """``datetime.date`` elements as a Date: day numbers from their ordinals (no per-element parse)."""
+    from rvalues.model.classed import Date
+
+    present = flat[~hard].tolist()
+    days = np.full(len(flat), NA_REAL)
+    ordinals = np.fromiter(map(dt.date.toordinal, present), dtype=np.int64, count=len(present))
+    days[~hard] = ordinals - _EPOCH_ORDINAL
+    return Date._wrap(read_only(days), {"class": _DATE_CLASS})
 
 
 def _zone_key(value: dt.datetime) -> str | None:
@@ -202,7 +219,7 @@ def _zone_key(value: dt.datetime) -> str | None:
     key = getattr(tz, "key", None) or getattr(tz, "zone", None)
     if isinstance(key, str):
         return "UTC" if key in ("UTC", "Etc/UTC", "GMT") else key
-    return "UTC" if value.utcoffset() == dt.timedelta(0) and tz in (dt.timezone.utc,) else ""
+    return "UTC" if value.utcoffset() == dt.timedelta(0) and tz in (dt.UTC,) else ""
 
 
 def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:

@@ -2,8 +2,7 @@
 
 Column dtypes (missing values become the NA of the column's R type):
 
-- numpy dtypes: as :func:`rvalues.convert.numpy.from_numpy` (float NaN stays NaN; zero-copy where
-  the layout allows);
+- numpy dtypes: as :func:`rvalues.convert.numpy.from_numpy` (float NaN stays NaN);
 - ``Int8``..``Int64``, ``UInt8``..``UInt64``, ``Float32``/``Float64``, ``boolean``: integer / double /
   logical, ``pd.NA`` -> NA. In ``Float64`` a masked element is NA and an unmasked NaN stays NaN (what the
   array holds; pandas 3 masks NaN on construction, so it arrives as NA);
@@ -24,8 +23,8 @@ them); a float, bool, datetime or categorical index R's ``as.character`` of it (
 or missing values are an error, as in R. A Series keeps a non-default index as ``names``, the same
 way; the Series' own name is dropped (R vectors have none) but restored by ``to_pandas``.
 
-Numeric columns are wrapped without a copy where the layout allows; with pandas 2 and copy-on-write
-off, writing into the DataFrame afterwards would show through (pandas 3 always copies on write).
+Every column is copied (or converted) into memory the value owns: writing into the DataFrame afterwards
+never changes the R value.
 
 Column labels become names with ``str()`` (None: NA). MultiIndex columns are flattened, the levels
 joined with "." (``("a", "b")`` -> ``"a.b"``, empty levels dropped), as R names nested columns.
@@ -47,9 +46,11 @@ from rvalues.convert.numpy import convert_flat, datetimes, make_frame
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.coerce import as_type
-from rvalues.model.elements import check_encodable, read_only
+from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER
+from rvalues.model.storage import freeze, owned
+from rvalues.model.strings import check_strings, shorten
 from rvalues.model.vectors import Character, Integer, Logical
 
 _FACTOR = Character(["factor"])
@@ -68,7 +69,7 @@ def from_pandas(obj: Any, *, where: str | None = None) -> RValue:
     if isinstance(obj, pd.DataFrame):
         return _frame(obj)
     if isinstance(obj, pd.Series):
-        return _series(obj, where or (f"Series {obj.name!r}" if obj.name is not None else "Series"))
+        return _series(obj, where or (f"Series {shorten(obj.name)}" if obj.name is not None else "Series"))
     if isinstance(obj, pd.MultiIndex):
         raise RValueError(
             "a MultiIndex has no R equivalent as a vector; "
@@ -85,7 +86,8 @@ def from_pandas(obj: Any, *, where: str | None = None) -> RValue:
     if isinstance(obj, (pd.Timestamp, pd.Timedelta)):
         return column(pd.Index([obj]), where or type(obj).__name__)  # as a column of one
     raise RValueError(
-        f"from_pandas: cannot convert {type(obj).__qualname__} ({obj!r:.60}); expected a DataFrame, Series, "
+        f"from_pandas: cannot convert {type(obj).__qualname__} ({shorten(obj)}); "
+        "expected a DataFrame, Series, "
         "Index, Categorical or extension array: convert it first (e.g. str(value) for a string)"
     )
 
@@ -137,13 +139,44 @@ def column(values: Any, where: str) -> RValue:
 
 def _strings(values: Any, where: str) -> RValue:
     """A string column: its elements are str or missing, so no inference is needed."""
+    arrow = _arrow_strings(values)
+    if arrow is not None and _arrow_has_nul(arrow):  # arrow strings are valid UTF-8: NUL is all to check
+        check_strings(np.asarray(arrow.to_pylist(), dtype=object), where)
     out = np.asarray(values.to_numpy(dtype=object, na_value=None), dtype=object)
-    if getattr(values.dtype, "storage", None) != "pyarrow":  # arrow strings are valid UTF-8 already
-        try:
-            check_encodable(out)
-        except RValueError as err:
-            raise RValueError(f"{where}: {err}") from None
-    return Character._wrap(read_only(out))
+    try:
+        # arrow builds Python strings anew, so its array is ours to lock; python storage may be shared
+        data = freeze(out, checked=True) if arrow is not None else owned(out)
+    except RValueError as err:
+        raise RValueError(f"{where}: {err}") from None
+    return Character._wrap(data)
+
+
+def _arrow_has_nul(arrow: Any) -> bool:
+    """Whether a zero byte lies in the UTF-8 bytes of a chunked arrow string array (one numpy pass)."""
+    for chunk in arrow.chunks:
+        _, offsets, data = chunk.buffers()[:3]
+        if data is None or not len(chunk):
+            continue
+        wide = np.int64 if chunk.type.equals(_large_string()) else np.int32
+        bounds = np.frombuffer(offsets, dtype=wide)[[chunk.offset, chunk.offset + len(chunk)]]
+        if not np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[1]].all():
+            return True
+    return False
+
+
+def _large_string() -> Any:
+    import pyarrow as pa
+
+    return pa.large_string()
+
+
+def _arrow_strings(values: Any) -> Any:
+    """The pyarrow array behind an arrow-backed string column, or None."""
+    if getattr(values.dtype, "storage", None) != "pyarrow" and type(values.dtype).__name__ != "ArrowDtype":
+        return None
+    array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    data = getattr(array, "_pa_array", None)
+    return data if data is not None and hasattr(data, "num_chunks") else None
 
 
 def _arrow(values: Any, where: str) -> RValue:
@@ -182,11 +215,12 @@ def _categorical(values: Any, where: str) -> RValue:
     out = codes.astype(np.int32) + 1
     out[codes < 0] = NA_INTEGER
     levels = _as_character(cat.categories, f"{where} categories")
-    seen = pd.Index(levels.data.tolist())
-    if seen.has_duplicates:
+    labels = levels.data.tolist()
+    if len(set(labels)) != len(labels):
+        seen = pd.Index(labels)
         raise RValueError(
-            f"{where}: categories {list(cat.categories)!r} give duplicated factor levels "
-            f"{seen[seen.duplicated()].tolist()!r} as R strings; rename the categories first"
+            f"{where}: categories {shorten(list(cat.categories))} give duplicated factor levels "
+            f"{shorten(seen[seen.duplicated()].tolist())} as R strings; rename the categories first"
         )
     cls = _ORDERED if cat.ordered else _FACTOR
     return Factor._wrap(read_only(out), {"levels": levels, "class": cls})
@@ -238,7 +272,7 @@ def zone_key(tz: Any, where: str = "value") -> str:
         try:
             zone(key)
         except RValueError:
-            raise RValueError(f"{where}: time zone {key!r} is not an IANA zone R knows") from None
+            raise RValueError(f"{where}: time zone {shorten(key)} is not an IANA zone R knows") from None
         return key
     return "UTC"  # datetime.timezone / pytz.FixedOffset: instants are kept, shown in UTC
 
@@ -277,9 +311,8 @@ def _frame(df: pd.DataFrame) -> RValue:
     n = len(df)
     names = [_label(label) for label in df.columns]
     columns = []
-    for i in range(df.shape[1]):
-        series = df.iloc[:, i]
-        where = f"column {names[i]!r}"
+    for i, (_, series) in enumerate(df.items()):  # by position: labels may repeat
+        where = f"column {shorten(names[i])}"
         value = column(series, where)
         columns.append(remember(value, dtype=series.dtype))
     row_names = _row_names(df.index, n)
@@ -325,6 +358,6 @@ def _datetime_text(index: pd.Index) -> Character:
     present = stamps[~stamps.isna()]
     midnight = bool((present == present.normalize()).all())
     text = stamps.strftime("%Y-%m-%d" if midnight else "%Y-%m-%d %H:%M:%S")
-    out = np.asarray(text, dtype=object)
+    out = np.array(text, dtype=object)
     out[np.asarray(stamps.isna())] = None
     return Character._wrap(read_only(out))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import decimal
+import enum
 import sys
 import warnings
 from collections.abc import Callable, Mapping
@@ -21,10 +22,13 @@ import numpy as np
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.elements import read_only
-from rvalues.model.lists import NULL, List
+from rvalues.model.lists import MAX_DEPTH, NULL, List
+from rvalues.model.strings import shorten
 from rvalues.model.vectors import Character, Complex, Double, Integer, Logical, Raw
 
 INT_MAX = 2**31 - 1
+_EXACT = 2**53
+_DOUBLE_MAX = float(np.finfo(np.float64).max)
 
 
 class ConversionWarning(UserWarning):
@@ -80,6 +84,10 @@ def as_r(obj: Any) -> RValue:
     <BLANKLINE>
     <BLANKLINE>
     """
+    return _as_r(obj, 0)
+
+
+def _as_r(obj: Any, depth: int) -> RValue:
     if isinstance(obj, RValue):
         return obj
     for predicate, convert in _EXTRA_CONVERTERS:
@@ -93,11 +101,13 @@ def as_r(obj: Any) -> RValue:
         return from_numpy(obj)
     if isinstance(obj, (bool, np.bool_)):
         return Logical._wrap(read_only(np.array([obj], dtype=np.int32)))
+    if isinstance(obj, enum.Enum) and not isinstance(obj, (int, float, str)):
+        return _as_r(obj.value, depth)
     if isinstance(obj, (int, np.integer)):
         value = int(obj)
         if -INT_MAX <= value <= INT_MAX:
             return Integer._wrap(read_only(np.array([value], dtype=np.int32)))
-        return Double._wrap(read_only(np.array([float(value)], dtype=np.float64)))
+        return Double._wrap(read_only(np.array([big_int(value, "as_r")], dtype=np.float64)))
     if isinstance(obj, (float, np.floating)):
         if isinstance(obj, np.floating) and obj.dtype.itemsize > 8:
             from rvalues.convert.numpy import from_numpy
@@ -110,9 +120,7 @@ def as_r(obj: Any) -> RValue:
     if isinstance(obj, (complex, np.complexfloating)):
         return Complex([complex(obj)])
     if isinstance(obj, str):
-        return Character([str(obj)]) if not _ascii(obj) else Character._wrap(
-            read_only(np.array([str(obj)], dtype=object))
-        )
+        return Character._wrap(read_only(np.array([str.__str__(obj)], dtype=object)))
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Raw(bytes(obj))
     if _is_pandas(obj):
@@ -128,44 +136,82 @@ def as_r(obj: Any) -> RValue:
     if isinstance(obj, dt.timedelta):
         return _difftime(obj.total_seconds())
     if isinstance(obj, Mapping):
-        return _mapping(obj)
+        return _mapping(obj, depth + 1)
     if attrs.has(type(obj)):
-        return _fields(obj, [f.name for f in attrs.fields(type(obj))])
+        return _fields(obj, [f.name for f in attrs.fields(type(obj))], depth + 1)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return _fields(obj, [f.name for f in dataclasses.fields(obj)])
+        return _fields(obj, [f.name for f in dataclasses.fields(obj)], depth + 1)
+    named = getattr(type(obj), "_fields", None) if isinstance(obj, tuple) else None
+    if isinstance(named, tuple):
+        return _fields(obj, list(named), depth + 1)  # a namedtuple: a named list
     if isinstance(obj, (list, tuple)):
-        return List._wrap(tuple(_element(v, i) for i, v in enumerate(obj)))
+        return List._wrap(tuple(_element(v, i, depth + 1) for i, v in enumerate(obj)))
     raise RValueError(
-        f"as_r: cannot convert {type(obj).__module__}.{type(obj).__qualname__} ({obj!r:.80}) to an R value; "
+        f"as_r: cannot convert {type(obj).__module__}.{type(obj).__qualname__} ({shorten(obj)}) "
+        "to an R value; "
         "expected None, bool, int, float, complex, Decimal, str, bytes, date, datetime, timedelta, list, "
         "tuple, dict, an attrs class or dataclass instance, a numpy array, a pandas object or an R value; "
         "register_converter() teaches as_r other types"
     )
 
 
-def _element(value: Any, position: int | str) -> RValue:
+def big_int(value: int, where: str) -> float:
+    """A Python int outside R's integer range as the double R would hold, warning as arrays do.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     big_int(2**40, "as_r")
+    1099511627776.0
+    """
+    if not -_DOUBLE_MAX <= value <= _DOUBLE_MAX:
+        raise RValueError(
+            f"{where}: the int {shorten(value, 40)} lies beyond the largest double (about 1.8e308), "
+            "so R cannot hold it; pass a float (inf) or a string"
+        )
+    warn(
+        f"{where}: the int {value} does not fit R's integer range [-{INT_MAX}, {INT_MAX}]; "
+        "converted to double",
+        IntegerOverflowWarning,
+    )
+    nearest = float(value)
+    if abs(value) > _EXACT and int(nearest) != value:
+        warn(f"{where}: the int {value} beyond 2**53 was rounded to the nearest double ({nearest!r})",
+             PrecisionWarning)
+    return nearest
+
+
+class _TooDeep(RValueError):
+    """Raised once at the limit, and passed up unchanged (no "element ..." prefix per level)."""
+
+
+def _element(value: Any, position: int | str, depth: int) -> RValue:
+    if depth > MAX_DEPTH:
+        raise _TooDeep(
+            f"as_r: the value nests more than {MAX_DEPTH} levels deep (lists within lists); "
+            f"R values nest at most {MAX_DEPTH} levels (see rvalues.MAX_DEPTH)"
+        )
     try:
-        return as_r(value)
+        return _as_r(value, depth)
+    except _TooDeep:
+        raise
     except RValueError as err:
-        raise RValueError(f"element {position!r}: {err}") from None
-
-
-def _ascii(text: str) -> bool:
-    """ASCII strings need no UTF-8 check."""
-    return text.isascii()
+        raise RValueError(f"element {shorten(position, 40)}: {err}") from None
 
 
 def _is_pandas(obj: Any) -> bool:
-    """Whether ``obj`` is a pandas object (only when pandas is already imported)."""
+    """Whether ``obj`` is a pandas object, or of a subclass of one (only when pandas is loaded)."""
     pd = sys.modules.get("pandas")
-    if pd is None or not type(obj).__module__.startswith("pandas"):
+    if pd is None:
         return False
-    return True
+    if type(obj).__module__.startswith("pandas"):
+        return True
+    return isinstance(obj, (pd.DataFrame, pd.Series, pd.Index, pd.api.extensions.ExtensionArray))
 
 
-def _fields(obj: Any, names: list[str]) -> RValue:
-    """An attrs or dataclass instance as a named list of its fields, in their order."""
-    values = tuple(_element(getattr(obj, name), name) for name in names)
+def _fields(obj: Any, names: list[str], depth: int) -> RValue:
+    """An attrs, dataclass or namedtuple instance as a named list of its fields, in their order."""
+    values = tuple(_element(getattr(obj, name), name, depth) for name in names)
     return List._wrap(values, {"names": Character._wrap(read_only(np.array(names, dtype=object)))})
 
 
@@ -176,15 +222,15 @@ def _difftime(seconds: float) -> RValue:
     )
 
 
-def _mapping(obj: Mapping[Any, Any]) -> RValue:
+def _mapping(obj: Mapping[Any, Any], depth: int) -> RValue:
     keys = list(obj.keys())
     for key in keys:
         if not isinstance(key, str):
             raise RValueError(
-                f"as_r: dict keys must be str to become R names, not {type(key).__name__} ({key!r}); "
+                f"as_r: dict keys must be str to become R names, not {type(key).__name__} ({shorten(key)}); "
                 "use List.from_pairs() for other names"
             )
-    values = tuple(_element(obj[k], k) for k in keys)
+    values = tuple(_element(obj[k], k, depth) for k in keys)
     return List._wrap(values, {"names": Character(keys)})
 
 
@@ -197,5 +243,5 @@ def _datetime(obj: dt.datetime) -> RValue:
     if key is None and obj.utcoffset() == dt.timedelta(0):
         key = "UTC"
     if key is None:
-        return as_posixct([obj.astimezone(dt.timezone.utc)], tz="UTC")  # type: ignore[no-any-return]
+        return as_posixct([obj.astimezone(dt.UTC)], tz="UTC")  # type: ignore[no-any-return]
     return as_posixct([obj], tz=key)  # type: ignore[no-any-return]

@@ -13,7 +13,7 @@ every element is at midnight, and truncates seconds. As in R 4.2.2, years are no
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -141,7 +141,7 @@ def _each_instant(seconds: np.ndarray, tz: Any, read: Any) -> np.ndarray:
     # beyond datetime's years the zone's rules are constant (LMT) or its yearly POSIX rule
     shifted = np.where(uniq < _LOW, uniq + ((_LOW - uniq) // _CYCLE + 1) * _CYCLE, uniq)
     shifted = np.where(shifted > _HIGH, shifted - ((shifted - _HIGH) // _CYCLE + 1) * _CYCLE, shifted)
-    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
     values = np.empty(len(uniq), dtype=object)
     values[:] = [read((epoch + timedelta(seconds=int(s))).astimezone(tz)) for s in shifted.tolist()]
     return values[inverse]  # type: ignore[no-any-return]

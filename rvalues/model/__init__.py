@@ -4,10 +4,11 @@ from rvalues.model.base import RValue
 from rvalues.model.classed import DataFrame, Date, Factor, POSIXct
 from rvalues.model.classes import explicit_class, r_class
 from rvalues.model.identical import identical
-from rvalues.model.lists import NULL, List, NULLType
+from rvalues.model.lists import MAX_DEPTH, NULL, List, NULLType
 from rvalues.model.vectors import Character, Complex, Double, Integer, Logical, Raw, Vector
 
 __all__ = [
+    "MAX_DEPTH",
     "NULL",
     "Character",
     "Complex",

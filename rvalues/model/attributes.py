@@ -9,6 +9,7 @@ import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.na import NA_INTEGER
+from rvalues.model.strings import check_text, shorten
 
 if TYPE_CHECKING:
     from rvalues.model.base import RValue
@@ -25,7 +26,8 @@ def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RVa
     merged = dict(value.attributes)
     for name, new in changes.items():
         if not isinstance(name, str) or not name:
-            raise RValueError(f"attribute names must be non-empty strings, not {name!r}")
+            raise RValueError(f"attribute names must be non-empty strings, not {shorten(name)}")
+        check_text(name, "an attribute name")
         if new is None or new is NULL:
             merged.pop(name, None)
             continue
@@ -88,7 +90,7 @@ def coerce_attribute(value: RValue, name: str, new: Any, merged: Mapping[str, RV
             raise RValueError(f"'{name}' must be a character vector, not {r_new.r_type}")
         if name == "class":
             if r_new.r_type != "character" or r_new.na_mask().any():
-                raise RValueError(f"attempt to set invalid 'class' attribute: {r_new!r}")
+                raise RValueError(f"attempt to set invalid 'class' attribute: {shorten(r_new.tolist())}")
             return r_new.without_attributes()
         return r_new
     if name == "row.names":

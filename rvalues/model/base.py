@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from rvalues.errors import RValueError
+from rvalues.model.storage import lock_data
+from rvalues.model.strings import shorten
 
 if TYPE_CHECKING:
     from rvalues.model.vectors import Character
@@ -37,9 +39,10 @@ class RValue:
 
     @classmethod
     def _wrap(cls, data: Any, attributes: Mapping[str, RValue] | None = None) -> Any:
-        """Make a value from storage that is already valid (no checks, no copies)."""
+        """Make a value from storage that is already valid: no checks, and arrays are locked
+        in place (:func:`rvalues.model.storage.freeze`), so pass only arrays rvalues made."""
         obj = object.__new__(cls)
-        object.__setattr__(obj, "_data", data)
+        object.__setattr__(obj, "_data", lock_data(data))
         object.__setattr__(
             obj, "_attributes", EMPTY_ATTRIBUTES if not attributes else MappingProxyType(dict(attributes))
         )
@@ -129,6 +132,16 @@ class RValue:
 
         return value_hash(self)
 
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        """Pickle as type, payload and attributes; unpickling locks the payload again."""
+        return (_restore, (self.r_type, self._data, dict(self._attributes)))
+
+    def __copy__(self) -> RValue:
+        return self  # values are immutable: a copy may be the value itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RValue:
+        return self
+
     def __bool__(self) -> bool:
         raise TypeError(
             f"the truth value of an R {self.r_type} is ambiguous; compare elements of .data instead"
@@ -143,8 +156,15 @@ class RValue:
         return self.__repr__()
 
 
+def _restore(r_type: str, data: Any, attributes: dict[str, RValue]) -> RValue:
+    """Rebuild a pickled value (its class follows from its type and attributes, as everywhere)."""
+    from rvalues.model.build import build
+
+    return build(r_type, data, attributes)  # type: ignore[no-any-return]
+
+
 def check_type(value: Any, what: str) -> RValue:
     """Raise a clear error unless ``value`` is an R value."""
     if not isinstance(value, RValue):
-        raise RValueError(f"{what} must be an R value, not {type(value).__name__} ({value!r})")
+        raise RValueError(f"{what} must be an R value, not {type(value).__name__} ({shorten(value)})")
     return value

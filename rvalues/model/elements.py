@@ -14,15 +14,16 @@ import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.model.storage import freeze
+from rvalues.model.strings import check_strings, check_unicode_array, shorten
 
 INT_MAX = 2**31 - 1
+_DOUBLE_MAX = float(np.finfo(np.float64).max)
 
 
 def read_only(array: np.ndarray) -> np.ndarray:
-    """A read-only view of ``array`` (the storage of every value is immutable)."""
-    view = array.view()
-    view.flags.writeable = False
-    return view
+    """Lock an array rvalues has just made as a value's storage (see :func:`rvalues.model.storage.freeze`)."""
+    return freeze(array)
 
 
 def is_na_element(value: Any) -> bool:
@@ -61,7 +62,7 @@ def _convert_each(values: Any, what: str, convert: Callable[[Any], Any], na: Any
         try:
             out[i] = convert(scalar_of(item))
         except RValueError as err:
-            raise RValueError(f"{what}: element {i} ({item!r}) {err}") from None
+            raise RValueError(f"{what}: element {i} ({shorten(item)}) {err}") from None
     return out
 
 
@@ -74,7 +75,7 @@ def _logical(item: Any) -> int:
 def logical_storage(values: Any) -> np.ndarray:
     """Storage for a logical vector: int32 with 0, 1 and INT32_MIN for NA."""
     if isinstance(values, np.ndarray) and values.dtype == np.bool_:
-        return values.astype(np.int32).ravel()
+        return values.ravel().astype(np.int32)
     return _convert_each(values, "Logical", _logical, NA_INTEGER, np.int32)
 
 
@@ -113,6 +114,8 @@ def integer_storage(values: Any) -> np.ndarray:
 
 
 def _double(item: Any) -> float:
+    if isinstance(item, int) and not isinstance(item, bool) and abs(item) > _DOUBLE_MAX:
+        raise RValueError("lies beyond the largest double (about 1.8e308); R cannot hold it")
     if isinstance(item, (bool, np.bool_, int, np.integer, float, np.floating)):
         return float(item)
     raise RValueError("is not a number (a float, an int, None or NA)")
@@ -121,11 +124,13 @@ def _double(item: Any) -> float:
 def double_storage(values: Any) -> np.ndarray:
     """Storage for a double vector: float64, NA as R's NA_real_ bit pattern, NaN kept as NaN."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "biuf":
-        return values.astype(np.float64).ravel()
+        return values.ravel().astype(np.float64)
     return _convert_each(values, "Double", _double, NA_REAL, np.float64)
 
 
 def _complex(item: Any) -> complex:
+    if isinstance(item, int) and not isinstance(item, bool) and abs(item) > _DOUBLE_MAX:
+        raise RValueError("lies beyond the largest double (about 1.8e308); R cannot hold it")
     if isinstance(item, (bool, np.bool_, int, np.integer, float, np.floating, complex, np.complexfloating)):
         return complex(item)
     raise RValueError("is not a number (a complex, a float, an int, None or NA)")
@@ -137,7 +142,7 @@ NA_COMPLEX = complex(NA_REAL, NA_REAL)
 def complex_storage(values: Any) -> np.ndarray:
     """Storage for a complex vector: complex128, NA as NA_real_ in both parts (R's NA_complex_)."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "biufc":
-        return values.astype(np.complex128).ravel()
+        return values.ravel().astype(np.complex128)
     out = _convert_each(values, "Complex", _complex, 0j, np.complex128)
     items = _as_list(values, "Complex")
     na = np.fromiter((is_na_element(v) for v in items), dtype=bool, count=len(items))
@@ -148,44 +153,26 @@ def complex_storage(values: Any) -> np.ndarray:
 
 
 def _character(item: Any) -> str:
-    if isinstance(item, (str, np.str_)):
-        return str(item)
+    if isinstance(item, str):
+        return str.__str__(item)  # a str subclass's own text (a str Enum's value, not its name)
     raise RValueError("is not a string (a str, None or NA)")
 
 
 def character_storage(values: Any) -> np.ndarray:
     """Storage for a character vector: an object array of str, with None for NA_character_."""
     if isinstance(values, np.ndarray) and values.dtype.kind == "U":
-        out = values.astype(object).ravel()
+        flat = values.ravel()
+        check_unicode_array(flat)
+        return freeze(flat.astype(object), checked=True)
     else:
         out = _convert_each(values, "Character", _character, None, object)
-    check_encodable(out)
+    check_strings(out)
     return out
 
 
 def check_encodable(strings: np.ndarray) -> None:
     """Refuse strings R cannot hold: embedded NULs, and lone surrogates (no UTF-8 encoding)."""
-    present = [s for s in strings.tolist() if s is not None]
-    joined = "".join(present)
-    if "\x00" in joined:
-        i = next(i for i, s in enumerate(strings.tolist()) if s is not None and "\x00" in s)
-        raise RValueError(
-            f"Character: element {i} ({strings[i]!r}) holds an embedded nul; R strings cannot hold NUL"
-        )
-    try:
-        joined.encode("utf-8")
-    except UnicodeEncodeError:
-        for i, s in enumerate(strings.tolist()):
-            if s is None:
-                continue
-            try:
-                s.encode("utf-8")
-            except UnicodeEncodeError as err:
-                raise RValueError(
-                    f"Character: element {i} ({s!r}) holds the lone surrogate "
-                    f"{s[err.start]!r} at position {err.start}, which has no UTF-8 encoding; "
-                    "R strings must be valid UTF-8"
-                ) from None
+    check_strings(strings)
 
 
 def _raw(item: Any) -> int:
@@ -208,5 +195,5 @@ def raw_storage(values: Any) -> np.ndarray:
         try:
             out[i] = _raw(scalar_of(item))
         except RValueError as err:
-            raise RValueError(f"Raw: element {i} ({item!r}) {err}") from None
+            raise RValueError(f"Raw: element {i} ({shorten(item)}) {err}") from None
     return out

@@ -9,6 +9,7 @@ import attrs
 
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.strings import shorten
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
@@ -25,6 +26,25 @@ class List(RValue):
     """
 
     r_type: ClassVar[str] = "list"
+    _depth: int = attrs.field(init=False)  # how many lists deep the value nests
+
+    @classmethod
+    def _wrap(cls, data: Any, attributes: Mapping[str, RValue] | None = None) -> Any:
+        """A list from valid elements; refused past :data:`MAX_DEPTH` levels of nesting."""
+        depth = max((e._depth for e in data if isinstance(e, List)), default=0) + 1
+        if depth > MAX_DEPTH:
+            raise RValueError(
+                f"List: the value would nest {depth} lists deep; R values nest at most {MAX_DEPTH} "
+                "levels here (rvalues.MAX_DEPTH: deeper values exhaust the stack, as jsonlite's toJSON does)"
+            )
+        obj = super()._wrap(data, attributes)
+        object.__setattr__(obj, "_depth", depth)
+        return obj
+
+    def __contains__(self, name: object) -> bool:
+        """Whether a name is among the list's names, as ``name in dict(x)`` says."""
+        names = self.names
+        return names is not None and isinstance(name, str) and name in names.data.tolist()
 
     def __new__(cls, values: Iterable[Any] = (), attributes: Mapping[str, Any] | None = None) -> Any:
         from rvalues.model.attributes import merge_attributes
@@ -32,7 +52,7 @@ class List(RValue):
 
         if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
             raise RValueError(
-                f"List: expected an iterable of elements, not {type(values).__name__} ({values!r}); "
+                f"List: expected an iterable of elements, not {type(values).__name__} ({shorten(values)}); "
                 "use r_list(**named) or List.from_pairs() for named lists"
             )
         bare = cls._wrap(tuple(_element(v, i) for i, v in enumerate(values)))
@@ -47,7 +67,7 @@ class List(RValue):
         >>> List.from_pairs([("a", 1), ("a", 2), ("", 3)]).names
         [1] "a" "a" ""
         """
-        pairs = list(pairs)
+        pairs = _pairs(pairs, "List.from_pairs")
         from rvalues.model.vectors import Character
 
         values = cls([v for _, v in pairs])
@@ -71,6 +91,24 @@ class List(RValue):
         """The names (None for NA), or an empty list where the list has no names."""
         names = self.names
         return [] if names is None else names.data.tolist()
+
+
+MAX_DEPTH = 100
+"""How deep lists may nest in an R value (``as_r`` and every list constructor refuse deeper ones).
+
+R's jsonlite writes a few hundred levels before its C stack runs out; 100 leaves room for the
+Python stack of the code that walks a value (printing, JSON, ``identical``, pickling).
+"""
+
+def _pairs(pairs: Any, what: str) -> list[tuple[Any, Any]]:
+    """``pairs`` as a list of (name, value) 2-tuples, or a TypeError naming the first misfit."""
+    if isinstance(pairs, (str, bytes, Mapping)) or not isinstance(pairs, Iterable):
+        raise TypeError(f"{what}: expected an iterable of (name, value) pairs, not {shorten(pairs)}")
+    out = list(pairs)
+    for i, pair in enumerate(out):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"{what}: element {i} ({shorten(pair)}) is not a (name, value) pair")
+    return out
 
 
 def _element(value: Any, position: int) -> RValue:

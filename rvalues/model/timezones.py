@@ -8,6 +8,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from rvalues.errors import RValueError
+from rvalues.model.strings import shorten
 
 
 def local_zone_name() -> str:
@@ -32,12 +33,14 @@ def local_zone_name() -> str:
 def _zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise RValueError(f"unknown time zone {name!r}: expected an IANA name such as 'UTC'") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise RValueError(f"unknown time zone {shorten(name)}: expected an IANA name such as 'UTC'") from None
 
 
 def zone(name: str | None) -> ZoneInfo:
     """The zone a ``tzone`` value names; None or "" is the process's zone, read now."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"a time zone is a str such as 'UTC', not {type(name).__name__} ({shorten(name)})")
     if not name:
         name = local_zone_name()
     if name in ("UTC", "GMT", "Etc/UTC"):

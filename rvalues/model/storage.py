@@ -1,0 +1,100 @@
+"""Locked storage: the one place an array becomes the read-only, owned payload of an R value.
+
+numpy lets anyone switch ``writeable`` back on for an array that owns its memory, or whose chain
+of bases ends in a writable buffer. A locked array ends its chain in a read-only buffer instead
+(a read-only ``memoryview`` for numbers, :class:`_Lock` for strings), so numpy refuses:
+
+>>> import numpy as np
+>>> locked = freeze(np.arange(3.0))
+>>> locked.flags.writeable = True
+Traceback (most recent call last):
+...
+ValueError: cannot set WRITEABLE flag to True of this array
+
+:func:`owned` is for memory that is not rvalues' own (a user's array, a pandas column): it copies
+unless the array is locked already. :func:`freeze` locks an array rvalues has just made, in place.
+Character storage is checked once, when it is locked (see :mod:`rvalues.model.strings`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rvalues.model.strings import check_strings
+
+_BUFFER_KINDS = frozenset("biufc")
+
+
+class _Lock:
+    """The final base of a locked object array: it exposes no buffer, so no view can be unlocked."""
+
+    __slots__ = ("__array_interface__", "_owner")
+
+    def __init__(self, owner: np.ndarray) -> None:
+        self.__array_interface__ = {
+            "shape": owner.shape,
+            "typestr": owner.dtype.str,
+            "data": (owner.__array_interface__["data"][0], True),
+            "strides": owner.strides,
+            "version": 3,
+        }
+        self._owner = owner
+
+
+def is_locked(array: np.ndarray) -> bool:
+    """Whether ``array`` is locked storage (or a view of it)."""
+    if array.flags.writeable:
+        return False
+    base = array.base
+    while isinstance(base, np.ndarray):
+        base = base.base
+    if type(base) is _Lock:
+        return True
+    if type(base) is memoryview and base.readonly:
+        owner = base.obj
+        return isinstance(owner, np.ndarray) and not owner.flags.writeable and owner.flags.owndata
+    return False
+
+
+def freeze(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
+    """Lock an array rvalues has just made, without a copy (a view of other memory is copied).
+
+    ``checked``: the caller has already checked these strings with a faster, vectorized test.
+
+    >>> freeze(np.array([1, 2], dtype=np.int32)).flags.writeable
+    False
+    """
+    if is_locked(array):
+        return array
+    if not array.flags.owndata or not array.flags.c_contiguous:
+        array = array.copy()
+    if array.dtype.kind == "O":
+        if not checked:
+            check_strings(array)
+        array.flags.writeable = False
+        return np.asarray(_Lock(array))
+    array.flags.writeable = False
+    if array.dtype.kind in _BUFFER_KINDS and array.ndim == 1:
+        return np.frombuffer(array.data.toreadonly(), dtype=array.dtype)
+    return np.asarray(_Lock(array))
+
+
+def owned(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
+    """Locked storage holding ``array``'s values: ``array`` itself if locked, else a locked copy.
+
+    >>> user = np.array([1.5, 2.5])
+    >>> np.shares_memory(owned(user), user)
+    False
+    """
+    if is_locked(array):
+        return array
+    return freeze(np.array(array, copy=True, order="C"), checked=checked)
+
+
+def lock_data(data: Any) -> Any:
+    """The payload ``_wrap`` stores: arrays locked (see :func:`freeze`), tuples (lists) as they are."""
+    if isinstance(data, np.ndarray):
+        return freeze(data)
+    return data
