@@ -28,6 +28,7 @@ from mcplite.types import (
     shown,
 )
 from rvalues import Raw
+from rvalues.model.strings import check_text
 
 _ANNOTATION_KEYS = {
     "audience": "audience",
@@ -90,6 +91,9 @@ def content_text(text: str, *, annotations: Any = None, meta: dict[str, Any] | N
     >>> content_text("done").text
     'done'
     """
+    if not isinstance(text, str):
+        raise TypeError(f"content_text: text must be a str, not {type(text).__name__}")
+    check_text(text, "content_text: text")
     return TextContent(text, annotations=as_annotations(annotations, "content_text"), meta=meta)
 
 

@@ -76,8 +76,13 @@ PLAIN_JSON = frozenset({"structured_content", "meta", "input_schema", "output_sc
 """Fields checked to be plain JSON when their object is built: written as they are, not walked again."""
 
 
+NOT_SENT = frozenset({"structured_json"})
+"""Fields that are not protocol fields (the structured content's JSON text rides along with it)."""
+
+
 def _as_is(value: Any) -> Any:
     return value
+
 
 PROTOCOL_CLASSES: tuple[type, ...] = (
     Annotations,
@@ -113,6 +118,8 @@ def _wire_hook(cls: type, conv: cattrs.Converter) -> Callable[[Any], dict[str, A
         for field in attrs.fields(cls)
         if field.name in WIRE_NAMES or field.name in ALWAYS_SENT or field.name in PLAIN_JSON
     }
+    for name in NOT_SENT & {field.name for field in attrs.fields(cls)}:
+        overrides[name] = override(omit=True)
     fields_hook: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
         cls, conv, _cattrs_omit_if_default=True, **overrides
     )

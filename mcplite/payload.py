@@ -20,7 +20,11 @@ from typing import Any
 import attrs
 
 from mcplite.options import jsonlite_options
-from rvalues import NULL, Character, List, RValue, RValueError, as_r
+from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
+from rvalues.json import JsonOptions
+from rvalues.json.api import encode_with
+from rvalues.json.plain import can_encode_plain, encode_plain
+from rvalues.model.strings import clip, shorten
 
 _PLAIN = (type(None), bool, int, float, complex, str, bytes, bytearray, memoryview, dt.date)
 
@@ -37,13 +41,14 @@ def _is_numpy_or_pandas(value: Any) -> bool:
     return type(value).__module__.partition(".")[0] in ("numpy", "pandas")
 
 
-def to_r(value: Any, where: str = "value") -> RValue:
+def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
     """The R value a returned Python object stands for.
 
-    R values pass through; dicts, lists and tuples become lists (element by element);
-    numpy and pandas objects and Python scalars go through :func:`rvalues.as_r`; any other object
-    goes through the unstructure hook registered for its class on :data:`mcplite.converter`
-    (cattrs' defaults cover attrs classes and dataclasses). Anything else is a ``TypeError``.
+    R values pass through; dicts, lists and tuples become lists (element by element, a namedtuple
+    a named list, as :func:`rvalues.as_r` has it); numpy and pandas objects and Python scalars go
+    through :func:`rvalues.as_r`; any other object goes through the unstructure hook registered for
+    its class on :data:`mcplite.converter` (cattrs' defaults cover attrs classes and dataclasses).
+    Anything else is a ``TypeError``; so is nesting deeper than :data:`rvalues.MAX_DEPTH`.
 
     >>> to_r({"a": [1, "x"]}).names
     [1] "a"
@@ -52,26 +57,36 @@ def to_r(value: Any, where: str = "value") -> RValue:
 
     if isinstance(value, RValue):
         return value
+    if isinstance(value, (Mapping, list, tuple)) and depth >= MAX_DEPTH:
+        raise TypeError(
+            f"{clip(where)}: the value nests more than {MAX_DEPTH} levels deep (rvalues.MAX_DEPTH); "
+            "is it a structure that contains itself?"
+        )
     if isinstance(value, Mapping):
         pairs = []
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(
-                    f"{where}: dict keys must be str to become JSON names, not {type(key).__name__} ({key!r})"
+                    f"{where}: dict keys must be str to become JSON names, not {type(key).__name__} "
+                    f"({shorten(key)})"
                 )
-            pairs.append((key, to_r(item, f"{where}[{key!r}]")))
+            pairs.append((key, to_r(item, f"{where}[{shorten(key)}]", depth + 1)))
         return List.from_pairs(pairs)
     if isinstance(value, (list, tuple)):
-        return List([to_r(item, f"{where}[{i}]") for i, item in enumerate(value)])
+        elements = [to_r(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
+        fields = getattr(type(value), "_fields", None) if isinstance(value, tuple) else None
+        if fields is not None:
+            return List.from_pairs(list(zip(fields, elements, strict=True)))
+        return List(elements)
     if not isinstance(value, _PLAIN) and not _is_numpy_or_pandas(value):
         unstructured = converter.unstructure(value)
         if unstructured is not value and type(unstructured) is not type(value):
-            return to_r(unstructured, where)
+            return to_r(unstructured, where, depth + 1)
     try:
         return as_r(value)
     except RValueError as err:
         raise TypeError(
-            f"{where}: {type(value).__module__}.{type(value).__qualname__} ({value!r:.80}) cannot be "
+            f"{where}: {type(value).__module__}.{type(value).__qualname__} ({shorten(value)}) cannot be "
             f"represented as JSON: {err}"
         ) from None
 
@@ -83,11 +98,14 @@ def strip_json_class(x: RValue) -> RValue:
     True
     """
     if isinstance(x, Character):
-        if not x.inherits("json"):
+        classes = x.attributes.get("class")
+        if classes is None or "json" not in classes.data.tolist():
             return x
         rest = [c for c in x.attributes["class"].data.tolist() if c != "json"]
         return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
     if isinstance(x, List) and len(x):
+        if not any(isinstance(e, (Character, List)) for e in x.data):
+            return x
         elements = [strip_json_class(e) for e in x.data]
         if all(new is old for new, old in zip(elements, x.data, strict=True)):
             return x
@@ -102,10 +120,41 @@ def is_bare_empty_list(x: RValue) -> bool:
 
 def encode_json(x: RValue, where: str = "value") -> str:
     """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte)."""
-    from rvalues.json import to_json
-
     try:
-        return to_json(strip_json_class(x), **jsonlite_options())
+        return encode_with(strip_json_class(x), _options_in_force())
+    except RValueError as err:
+        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+
+
+_options_cache: dict[tuple[tuple[str, Any], ...], JsonOptions] = {}
+
+
+def _options_in_force() -> JsonOptions:
+    key = tuple(sorted(jsonlite_options().items()))
+    found = _options_cache.get(key)
+    if found is None:
+        found = _options_cache[key] = JsonOptions(**dict(key))
+    return found
+
+
+def _leaf(value: Any, where: str) -> RValue:
+    return strip_json_class(to_r(value, where))
+
+
+def encode_value_json(value: Any, where: str = "value") -> str:
+    """The JSON text of what a returned Python object stands for (:func:`to_r`, then jsonlite).
+
+    Non-empty dicts, lists and tuples take the vectorized path of :mod:`rvalues.json.plain`
+    (the same bytes, without an R value per element); anything else goes through :func:`to_r`.
+
+    >>> encode_value_json([{"id": 1, "ok": True}, {"id": 2, "ok": None}])
+    '[{"id":1,"ok":true},{"id":2,"ok":null}]'
+    """
+    options = _options_in_force()
+    if not can_encode_plain(value, options):
+        return encode_json(to_r(value, where), where)
+    try:
+        return encode_plain(value, options, _leaf, where)
     except RValueError as err:
         raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
 
@@ -122,7 +171,11 @@ def encode(x: RValue, where: str = "value") -> Payload:
     ...
     ValueError: value cannot be represented as JSON: jsonlite writes value as a number beyond ...
     """
-    text = encode_json(x, where)
+    return _read_back(encode_json(x, where), where)
+
+
+def _read_back(text: str, where: str) -> Payload:
+    """The payload of a JSON text: its data is the text read back, checked to be finite."""
     try:
         # the data is the text read back, so the fallback text and structured content agree exactly
         data = json.loads(text)
@@ -153,7 +206,10 @@ def _check_finite(data: Any, where: str, root: str) -> None:
 
 def encode_structured(value: Any) -> Payload | None:
     """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
-    x = to_r(value, "structured_content")
+    where = "structured_content"
+    if can_encode_plain(value, _options_in_force()):
+        return _read_back(encode_value_json(value, where), where)
+    x = to_r(value, where)
     if x is NULL:
         return None
     if is_bare_empty_list(x):
@@ -172,6 +228,8 @@ def ordinary_text(value: Any) -> str:
     """
     if isinstance(value, str):
         return value
+    if can_encode_plain(value, _options_in_force()):
+        return encode_value_json(value, "return value")
     x = to_r(value, "return value")
     if isinstance(x, Character):
         return "\n".join("NA" if s is None else s for s in x.data.tolist())

@@ -132,12 +132,51 @@ def project_result(result: CallToolResult, protocol_version: str) -> CallToolRes
         is_error=result.is_error,
         meta=result.meta,
         result_type="complete" if _since(version, "2026-07-28") else None,
+        structured_json=result.structured_json,
     )
 
 
 def result_to_wire(result: CallToolResult, protocol_version: str) -> dict[str, Any]:
-    """The wire dict of a result for ``protocol_version``."""
+    """The wire dict of a result for ``protocol_version``.
+
+    Projection touches the envelope only: the structured payload is shared, not walked or copied.
+    """
     return converter.unstructure(project_result(result, protocol_version))  # type: ignore[no-any-return]
+
+
+def result_wire_parts(result: CallToolResult, protocol_version: str) -> tuple[dict[str, Any], str | None]:
+    """The wire dict of a result without ``structuredContent``, and that field's JSON text as it
+    was encoded (None: the version does not carry it, or the text is unknown and the dict keeps it).
+
+    >>> from mcplite import tool_result
+    >>> wire, text = result_wire_parts(tool_result(structured_content={"n": 1e15}), "2026-07-28")
+    >>> "structuredContent" in wire, text
+    (False, '{"n":1e+15}')
+    """
+    projected = project_result(result, protocol_version)
+    wire: dict[str, Any] = converter.unstructure(projected)
+    text = projected.structured_json
+    if text is not None and "structuredContent" in wire:
+        del wire["structuredContent"]
+        return wire, text
+    return wire, None
+
+
+def splice_structured(line: bytes, structured_json: str) -> bytes:
+    """Add ``"structuredContent": <text>`` to the result object that closes a JSON-RPC response line
+    (``{..., "result": {...}}``, as ``mcplite.jsonrpc.encode_line`` writes it), text as it is.
+
+    >>> splice_structured(b'{"id":1,"result":{"content":[]}}\\n', '{"a":1e+05}')
+    b'{"id":1,"result":{"content":[],"structuredContent":{"a":1e+05}}}\\n'
+    """
+    body = line.rstrip(b"\n")
+    # an unescaped '"result":{' is structure (quotes inside JSON strings are escaped)
+    if not body.endswith(b"}}") or b'"result":{' not in body:
+        raise ValueError(f"splice_structured: not a response line ending in its result: {line[-40:]!r}")
+    head = body[:-2]
+    comma = b"" if head.endswith(b"{") else b","
+    tail = line[len(body) :]
+    return head + comma + b'"structuredContent":' + structured_json.encode("utf-8") + b"}}" + tail
 
 
 def project_tool(tool: Tool, protocol_version: str) -> Tool:

@@ -58,8 +58,10 @@ def tool_result(
     payload = encode_structured(structured_content)
     if blocks is None:
         blocks = [] if payload is None else [TextContent(payload.json)]
+    if payload is None:
+        return CallToolResult.from_encoded(blocks, ABSENT, is_error=is_error, meta=meta)
     return CallToolResult.from_encoded(
-        blocks, ABSENT if payload is None else payload.data, is_error=is_error, meta=meta
+        blocks, payload.data, is_error=is_error, meta=meta, structured_json=payload.json
     )
 
 

@@ -405,7 +405,9 @@ class CallToolResult:
     """The result of a tool call. Build it with :func:`mcplite.tool_result` or :func:`mcplite.as_tool_result`.
 
     ``structured_content`` is the JSON-ready structured value (already encoded under the payload
-    options in force when the result was built), or :data:`ABSENT`.
+    options in force when the result was built), or :data:`ABSENT`. ``structured_json`` is its
+    JSON text as encoded (set by :func:`mcplite.tool_result`; None when unknown): a server writes it
+    on the wire as it is, so that the text fallback and ``structuredContent`` are one serialization.
 
     >>> r = CallToolResult([TextContent("ok")])
     >>> r.content[0].text, r.structured_content
@@ -417,6 +419,7 @@ class CallToolResult:
     is_error: bool = attrs.field(default=False, validator=_bool_validator, kw_only=True)
     meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
     result_type: str | None = attrs.field(default=None, validator=_optional_str_validator, kw_only=True)
+    structured_json: str | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     @classmethod
     def from_encoded(
@@ -427,11 +430,15 @@ class CallToolResult:
         is_error: bool = False,
         meta: dict[str, Any] | None = None,
         result_type: str | None = None,
+        structured_json: str | None = None,
     ) -> CallToolResult:
         """A result whose structured content is known to be plain JSON (read back from rvalues' JSON
-        text, or taken from a checked result): the other fields are checked, the payload is not walked."""
+        text, or taken from a checked result): the other fields are checked, the payload is not walked.
+        ``structured_json`` is the text ``structured_content`` was read from, if known."""
         result = cls(content, is_error=is_error, meta=meta, result_type=result_type)
         object.__setattr__(result, "structured_content", structured_content)
+        if structured_json is not None and structured_content is not ABSENT:
+            object.__setattr__(result, "structured_json", structured_json)
         return result
 
     def to_wire(self, protocol_version: str) -> dict[str, Any]:

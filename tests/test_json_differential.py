@@ -7,7 +7,9 @@ Values are generated as rdesc descriptions, so both sides build exactly the same
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -15,6 +17,7 @@ import time
 import warnings
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -140,8 +143,11 @@ def atomic(draw: Any, n: int | None = None, named: bool = True) -> dict[str, Any
     elif kind == "raw":
         d = {"type": "raw", "values": draw(st.lists(st.integers(0, 255), min_size=size, max_size=size))}
     elif kind == "factor":
+        # a level may itself be NA (factor(x, exclude = NULL))
         levels = draw(
-            st.lists(st.sampled_from(["lo", "hi", "mid", "é", "<//>"]), min_size=1, max_size=4, unique=True)
+            st.lists(
+                st.sampled_from(["lo", "hi", "mid", "é", "<//>", None]), min_size=1, max_size=4, unique=True
+            )
         )
         codes = draw(
             st.lists(st.one_of(st.integers(1, len(levels)), st.none()), min_size=size, max_size=size)
@@ -181,6 +187,68 @@ def atomic(draw: Any, n: int | None = None, named: bool = True) -> dict[str, Any
         d.setdefault("attributes", {})
         d["attributes"] = {"names": _chr(draw(names_for(size))), **d["attributes"]}
     return d
+
+
+LT_FIELDS = ("sec", "min", "hour", "mday", "mon", "year", "wday", "yday", "isdst", "zone", "gmtoff")
+
+
+def posixlt_desc(seconds: list[float | None], tz: str, full: bool = True) -> dict[str, Any]:
+    """The rdesc of ``as.POSIXlt(<seconds>, tz)``, broken down by zoneinfo; ``full`` adds the
+    ``zone`` and ``gmtoff`` fields (without them R works the offset out itself)."""
+    zone = ZoneInfo(tz or "UTC")
+    cols: dict[str, list[Any]] = {k: [] for k in LT_FIELDS}
+    for s in seconds:
+        if s is None:
+            for k in LT_FIELDS:
+                cols[k].append({"isdst": -1, "zone": ""}.get(k))
+            continue
+        whole = math.floor(s)
+        t = dt.datetime.fromtimestamp(whole, zone)
+        offset = t.utcoffset()
+        parts = {
+            "sec": t.second + (s - whole),
+            "min": t.minute,
+            "hour": t.hour,
+            "mday": t.day,
+            "mon": t.month - 1,
+            "year": t.year - 1900,
+            "wday": (t.weekday() + 1) % 7,
+            "yday": t.timetuple().tm_yday - 1,
+            "isdst": 1 if t.dst() else 0,
+            "zone": t.tzname(),
+            "gmtoff": None if offset is None else int(offset.total_seconds()),
+        }
+        for k in LT_FIELDS:
+            cols[k].append(parts[k])
+    kept = LT_FIELDS if full else LT_FIELDS[:9]
+    values = [{"type": "double", "values": ["NA" if v is None else _double_text(v) for v in cols["sec"]]}]
+    values += [_chr(cols[k]) if k == "zone" else _int(cols[k]) for k in kept[1:]]
+    return {
+        "type": "list",
+        "values": values,
+        "attributes": {
+            "names": _chr(list(kept)),
+            "class": _chr(["POSIXlt", "POSIXt"]),
+            "tzone": _chr([tz] if tz in ("", "UTC") else [tz, "STD", "DST"]),
+        },
+    }
+
+
+@st.composite
+def posixlt(draw: Any, n: int | None = None) -> dict[str, Any]:
+    """A POSIXlt date-time, fractional seconds and zones included."""
+    size = draw(st.integers(0, 3)) if n is None else n
+    tz = draw(st.sampled_from(["UTC", "America/New_York", "Asia/Tokyo", "Europe/London"]))
+    secs = st.one_of(
+        st.none(),
+        st.integers(-2 * 10**9, 2 * 10**9).map(float),
+        st.tuples(
+            st.sampled_from([0, 2**30, -(2**30), 2**31 - 10**5, 1577836800]),
+            st.integers(-50000, 50000),
+            st.sampled_from([0.0, 0.001, 0.5, 0.123, 0.999]),
+        ).map(lambda t: float(t[0] + t[1]) + t[2]),
+    )
+    return posixlt_desc(draw(st.lists(secs, min_size=size, max_size=size)), tz, draw(st.booleans()))
 
 
 def _wrap_class(draw: Any, d: dict[str, Any]) -> dict[str, Any]:
@@ -244,6 +312,8 @@ def data_frame(draw: Any, depth: int) -> dict[str, Any]:
                 atomic(n=2 * nrow, named=False).filter(lambda d: "class" not in (d.get("attributes") or {}))
             )
             cols.append({**inner, "attributes": {"dim": _int([nrow, 2])}})
+        elif kind == 6 and draw(st.booleans()):
+            cols.append(draw(posixlt(nrow)))
         elif kind == 9 and depth > 0:
             inner = draw(data_frame(0).filter(lambda d: True))
             inner_rows = inner["attributes"]["row.names"]
@@ -286,7 +356,7 @@ def _rows(row_names: dict[str, Any]) -> int:
 
 
 def value(depth: int = 2) -> st.SearchStrategy[dict[str, Any]]:
-    leaves = st.one_of(atomic(), atomic(), matrix(), st.just({"type": "NULL"}))
+    leaves = st.one_of(atomic(), atomic(), matrix(), posixlt(), st.just({"type": "NULL"}))
     if depth <= 0:
         return leaves
     lists = st.lists(st.deferred(lambda: value(depth - 1)), max_size=3).flatmap(
@@ -495,6 +565,50 @@ REGRESSIONS: list[dict[str, Any]] = [
         },
         "options": {"digits": 0, "always_decimal": True, "na": "None"},
     },
+]
+
+
+def _frame(columns: list[dict[str, Any]], names: list[str], nrow: int) -> dict[str, Any]:
+    return {
+        "type": "list",
+        "values": columns,
+        "attributes": {
+            "names": _chr(names),
+            "class": _chr(["data.frame"]),
+            "row.names": _int([None, -nrow]),
+        },
+    }
+
+
+_NA_LEVEL = {
+    "type": "integer",
+    "values": [1, 2, None],
+    "attributes": {"levels": _chr(["a", None]), "class": _chr(["factor"])},
+}
+_NAMED_TIMES = {
+    "type": "double",
+    "values": ["1000000000.5", "1000000001"],
+    "attributes": {"names": _chr(["", ""]), "class": _chr(["POSIXct", "POSIXt"])},
+}
+# issue 10: an NA level in rows; all-empty names under mongo; POSIXlt fractions near 2^30 in a zone
+REGRESSIONS += [
+    {"value": _frame([_NA_LEVEL, _int([1, 2, 3])], ["f", "x"], 3), "options": {}},
+    {"value": _frame([_NA_LEVEL], ["f"], 3), "options": {"na": "string"}},
+    {"value": _NAMED_TIMES, "options": {"POSIXt": "mongo"}},
+    {
+        "value": {
+            **_NAMED_TIMES,
+            "values": ["1"],
+            "attributes": {**_NAMED_TIMES["attributes"], "names": _chr([""])},
+        },
+        "options": {"POSIXt": "mongo"},
+    },
+    {
+        "value": posixlt_desc([-1073741496.001, 1073709758.001], "America/New_York"),
+        "options": {"POSIXt": "epoch"},
+    },
+    {"value": posixlt_desc([1073722288.001, None], "Asia/Tokyo", False), "options": {"POSIXt": "mongo"}},
+    {"value": _frame([posixlt_desc([1e9 + 0.5, None], "Europe/London")], ["t"], 2), "options": {}},
 ]
 
 

@@ -127,9 +127,8 @@ def encode_coded_strings(codes: np.ndarray, labels: np.ndarray, ctx: Ctx) -> Any
     table[:-1] = escape_array(labels, character_na_token(ctx))
     table[-1] = character_na_token(ctx)
     if ctx.prefix:
-        table[:-1] = [ctx.prefix + t for t in table[:-1].tolist()]
-        if table[-1] is not None:
-            table[-1] = ctx.prefix + table[-1]
+        # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
+        table[:] = [None if t is None else ctx.prefix + t for t in table.tolist()]
     return finish(table[codes], ctx, prefixed=True)
 
 

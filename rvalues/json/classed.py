@@ -102,16 +102,22 @@ def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:
 
     year, mon, mday = col("year") + 1900, col("mon"), col("mday")
     days = days_from_civil(year, mon + 1, mday)
-    local = days * 86400 + col("hour") * 3600 + col("min") * 60 + col("sec")
+    sec = col("sec")
+    with np.errstate(invalid="ignore"):
+        whole_sec = np.floor(sec)
+        # R's as.POSIXct: mktime() of the whole seconds, then the fraction added last
+        local = days * 86400 + col("hour") * 3600 + col("min") * 60 + whole_sec
+        fraction = sec - whole_sec
     tzone = _tzone(x)
     if "gmtoff" in fields:
         off = col("gmtoff")
         if not np.isnan(off).any():
-            return local - off, tzone
-    guess = np.where(np.isfinite(local), local, 0).astype(np.int64)
+            return (local - off) + fraction, tzone
+    with np.errstate(invalid="ignore"):
+        guess = np.where(np.isfinite(local), local, 0).astype(np.int64)
     off = utc_offsets(guess, tzone)
     off = utc_offsets(guess - off, tzone)
-    return local - off, tzone
+    return (local - off) + fraction, tzone
 
 
 def _tzone(x: Any) -> str | None:
@@ -192,13 +198,14 @@ def _posixlt_text(x: Any, style: str) -> np.ndarray:
 
 
 def _vector_row_names(names: Any, n: int) -> Any:
-    """``as.data.frame(<named vector>)``: unique names become the row names."""
+    """``data.frame(<named vector>)``: the names become the row names when they are unique and
+    not all empty (R's ``as.data.frame.vector`` and ``data.frame``)."""
     from rvalues.model.frames import automatic_row_names
 
     if names is None or not n:
         return automatic_row_names(n)
     values = names.data.tolist()
-    if len(set(values)) != len(values):
+    if len(set(values)) != len(values) or all(v == "" for v in values):
         return automatic_row_names(n)
     if None in values:
         from rvalues.json.options import JsonliteError

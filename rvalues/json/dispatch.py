@@ -14,7 +14,7 @@ from rvalues.json import arrays, atomic, classed, frames, lists
 from rvalues.json.context import Ctx
 from rvalues.json.options import JsonliteError
 from rvalues.model.base import RValue
-from rvalues.model.classes import implicit_class
+from rvalues.model.classes import implicit_class, r_class
 
 
 def _asis(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
@@ -110,6 +110,14 @@ _PREFIX_SAFE = {
 _EXACT = {"numeric", "character", "logical", "list", "matrix", "array", "complex", "raw", "NULL"}
 
 
+# what to do about jsonlite's error, for classes a Python value often converts to (a note on the
+# exception, so that its message stays jsonlite's own)
+_REMEDIES = {
+    "difftime": "convert durations to numbers first (as.numeric(x, units = \"secs\") in R; "
+    "Series.dt.total_seconds() in pandas)",
+}
+
+
 def _any(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
     if len(cls) > 1:
         return encode(x, ctx, cls[1:])
@@ -118,7 +126,10 @@ def _any(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
         if base[0] in _EXACT:
             return encode(x, ctx, base)
         return "{}"
-    raise JsonliteError(f"No method asJSON S3 class: {cls[0]}")
+    error = JsonliteError(f"No method asJSON S3 class: {cls[0]}")
+    if cls[0] in _REMEDIES:
+        error.add_note(_REMEDIES[cls[0]])
+    raise error
 
 
 def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
@@ -127,7 +138,7 @@ def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
     ``cls`` stands in for ``class(x)`` where jsonlite has changed the class on the way down.
     """
     if cls is None:
-        cls = x.r_class
+        cls = r_class(x)
     method = METHODS.get(cls[0]) if cls else None
     if ctx.prefix is not None and cls and cls[0] not in _PREFIX_SAFE:
         ctx = ctx.but(prefix=None)

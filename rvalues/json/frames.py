@@ -16,7 +16,16 @@ from rvalues.json.atomic import Prefixed
 from rvalues.json.context import Ctx
 from rvalues.json.lists import encode_list, object_keys
 from rvalues.json.options import JsonliteError
-from rvalues.json.pretty import ObjectRows, array_rows, collapse
+from rvalues.json.pretty import (
+    ObjectRows,
+    RowPieces,
+    RowTexts,
+    array_rows,
+    collapse,
+    row_delimiters,
+    small_array_rows,
+    small_object_rows,
+)
 
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -67,13 +76,14 @@ def _prepare(column: Any, ctx: Ctx) -> Any:
     from rvalues.model.lists import List
 
     if isinstance(column, List) and not column.inherits("data.frame"):
-        if column.attributes.get("names") is not None:
-            column = column.with_attributes({"names": None})
+        # POSIXlt columns become POSIXct first (they need their field names)
         if column.inherits("POSIXlt"):
             from rvalues.json.classed import posixlt_seconds
 
             seconds, tzone = posixlt_seconds(column)
             return _posixct(seconds, tzone)
+        if column.attributes.get("names") is not None:
+            column = column.with_attributes({"names": None})
     return column
 
 
@@ -136,8 +146,6 @@ def encode_frame_columns(
     has_names: bool | None = None,
 ) -> Any:
     """The data-frame method from its columns on (``x`` already has its ``_row`` column)."""
-    from rvalues.json.dispatch import encode
-
     if has_names is None:
         has_names = names is not None and len(names) == len(columns)
     columns = [_prepare(c, ctx) for c in columns]
@@ -150,10 +158,89 @@ def encode_frame_columns(
         na = "NA" if na is None else na
     if not nrow:
         return collapse([], inner=False, indent=ctx.indent) if ctx.collapse else np.array([], dtype=object)
-    columns = [_row_cells(c, ctx) for c in columns]
     keys = object_keys(names) if names is not None else []
     cell_ctx = ctx.but(collapse=False, na=na, oldna=oldna, indent=ctx.plus(ctx.indent), keep_vec_names=False)
+    if ctx.collapse and nrow > CHUNK_ROWS and all(_sliceable(c) for c in columns):
+        return _chunked_text(keys, columns, nrow, ctx, cell_ctx)
+    pieces = _row_pieces(keys, columns, nrow, ctx, cell_ctx)
+    if ctx.collapse:
+        return pieces.text(ctx.indent)
+    return pieces.rows()
+
+
+CHUNK_ROWS = 131072
+"""Frames with more rows are written this many rows at a time, so that only one chunk's tokens
+are alive at once (the text of the finished chunks is all that accumulates)."""
+
+_ROW_WISE_CLASSES = frozenset({"factor", "ordered", "Date"})
+_ROW_WISE_TYPES = frozenset({"logical", "integer", "double", "character", "raw"})
+
+
+def _sliceable(column: Any) -> bool:
+    """Whether a column's cells are encoded one by one, so that encoding it in pieces of rows gives
+    the same tokens (POSIXct and complex formats are chosen for a whole column: not these)."""
+    if column.r_type not in _ROW_WISE_TYPES or "dim" in column.attributes:
+        return False
+    classes = column.attributes.get("class")
+    if classes is None:
+        return True
+    if not set(classes.data.tolist()) <= _ROW_WISE_CLASSES:
+        return False
+    return not (column.inherits("Date") and (np.abs(column.data) > 2147483647).any())
+
+
+def _rows_of(column: Any, start: int, stop: int) -> Any:
+    attributes = dict(column.attributes)
+    names = attributes.get("names")
+    if names is not None:
+        attributes["names"] = type(names)._wrap(names.data[start:stop])
+    return type(column)._wrap(column.data[start:stop], attributes)
+
+
+def _chunked_text(keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx) -> str:
+    """The collapsed rows, CHUNK_ROWS at a time."""
+    bodies = []
+    for start in range(0, nrow, CHUNK_ROWS):
+        stop = min(nrow, start + CHUNK_ROWS)
+        part = [_rows_of(c, start, stop) for c in columns]
+        bodies.append(_row_pieces(keys, part, stop - start, ctx, cell_ctx).body(ctx.indent))
+    opening, sep, closing = row_delimiters(ctx.indent)
+    return opening + sep.join(bodies) + closing
+
+
+SMALL_ROWS = 16
+"""Frames up to this many rows are assembled row by row in plain Python."""
+
+
+def _small_rows(
+    keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx, as_objects: bool
+) -> RowTexts:
+    from rvalues.json.dispatch import encode
+
+    cells = []
+    for j, column in enumerate(columns):
+        out = encode(column, cell_ctx)
+        tokens = [out] if isinstance(out, str) or out is None else out.tolist()
+        if len(tokens) != nrow:
+            raise JsonliteError(
+                f"values must be length {nrow},\n but FUN(X[[{j + 1}]]) result is length {len(tokens)}"
+            )
+        cells.append(tokens)
+    if as_objects:
+        return small_object_rows(keys, cells, nrow, ctx.plus(ctx.indent))
+    return small_array_rows(cells, nrow, ctx.indent)
+
+
+def _row_pieces(
+    keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx
+) -> RowPieces | RowTexts:
+    """Every row's pieces: objects (rows layout, named columns) or arrays."""
+    from rvalues.json.dispatch import encode
+
+    columns = [_row_cells(c, ctx) for c in columns]
     as_objects = ctx.dataframe == "rows" and len(keys) == len(columns)
+    if nrow <= SMALL_ROWS:
+        return _small_rows(keys, columns, nrow, ctx, cell_ctx, as_objects)
     rows = ObjectRows(nrow, ctx.plus(ctx.indent)) if as_objects else None
     cells = []
     for j, column in enumerate(columns):
@@ -171,7 +258,4 @@ def encode_frame_columns(
             rows.add(keys[j], out, prefixed)
         else:
             cells.append(out)
-    pieces = rows.finish() if rows is not None else array_rows(cells, nrow, ctx.indent)
-    if ctx.collapse:
-        return pieces.text(ctx.indent)
-    return pieces.rows()
+    return rows.finish() if rows is not None else array_rows(cells, nrow, ctx.indent)

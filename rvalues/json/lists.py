@@ -20,8 +20,19 @@ def encode_null(ctx: Ctx) -> str:
 
 
 def object_keys(names: Sequence[str | None]) -> list[str]:
-    """Escaped, cleaned object keys."""
-    return escape_array(np.array(cleannames(names), dtype=object)).tolist()
+    """Escaped, cleaned object keys (remembered for the few name sets a server writes again and again)."""
+    key = tuple(names)
+    keys = _KEYS.get(key)
+    if keys is None:
+        keys = escape_array(np.array(cleannames(names), dtype=object)).tolist()
+        if len(key) <= 64:
+            if len(_KEYS) >= 1024:
+                _KEYS.clear()
+            _KEYS[key] = keys
+    return list(keys)
+
+
+_KEYS: dict[tuple[str | None, ...], list[str]] = {}
 
 
 def encode_list(elements: Sequence[Any], names: Sequence[str | None] | None, ctx: Ctx) -> Any:

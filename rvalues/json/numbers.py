@@ -278,6 +278,10 @@ def int_to_char(values: np.ndarray, na: str = "string", prefix: str = "") -> np.
     ['1', '"NA"']
     """
     out = np.empty(len(values), dtype=object)
+    if len(values) <= SMALL:
+        na_token = None if na == "NA" else prefix + ("null" if na == "null" else '"NA"')
+        out[:] = [na_token if v == NA_INTEGER else prefix + str(v) for v in values.tolist()]
+        return out
     missing = values == NA_INTEGER
     present = values[~missing] if missing.any() else values
     low, high = (int(present.min()), int(present.max())) if len(present) else (0, 0)

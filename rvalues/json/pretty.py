@@ -113,15 +113,77 @@ class RowPieces:
         """``collapse(rows, inner = FALSE, indent)`` in one join."""
         if not self.nrow:
             return "[]"
-        if indent is None:
-            opening, sep, closing = "[", ",", "]"
-        else:
-            pad = "\n" + " " * (indent + 2)
-            opening, sep, closing = "[" + pad, "," + pad, "\n" + " " * indent + "]"
+        opening, _, closing = row_delimiters(indent)
+        return opening + self.body(indent) + closing
+
+    def body(self, indent: int | None) -> str:
+        """The rows joined by the separator ``text`` puts between them, without the brackets."""
+        if not self.nrow:
+            return ""
+        _, sep, _ = row_delimiters(indent)
         flat, _ = self._flat(sep)
-        flat[0] = opening + flat[0]
-        flat[-1] = flat[-1][: len(flat[-1]) - len(sep)] + closing
+        flat[-1] = flat[-1][: len(flat[-1]) - len(sep)]
         return "".join(flat)
+
+
+def row_delimiters(indent: int | None) -> tuple[str, str, str]:
+    """The opening, separator and closing of ``collapse(rows, inner = FALSE, indent)``.
+
+    >>> row_delimiters(None)
+    ('[', ',', ']')
+    """
+    if indent is None:
+        return "[", ",", "]"
+    pad = "\n" + " " * (indent + 2)
+    return "[" + pad, "," + pad, "\n" + " " * indent + "]"
+
+
+class RowTexts:
+    """A few rows already joined, with the interface of :class:`RowPieces` (``rows``, ``text``,
+    ``body``): for small frames, plain Python beats numpy's per-call cost.
+
+    >>> small_object_rows(['"a"', '"b"'], [["1", None], ["true", "false"]], 2, None).text(None)
+    '[{"a":1,"b":true},{"b":false}]'
+    """
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.nrow = len(texts)
+
+    def rows(self) -> np.ndarray:
+        out = np.empty(self.nrow, dtype=object)
+        out[:] = self.texts
+        return out
+
+    def text(self, indent: int | None) -> str:
+        opening, sep, closing = row_delimiters(indent)
+        return opening + sep.join(self.texts) + closing if self.texts else "[]"
+
+    def body(self, indent: int | None) -> str:
+        return row_delimiters(indent)[1].join(self.texts)
+
+
+def small_object_rows(
+    keys: Sequence[str], columns: Sequence[Sequence[str | None]], nrow: int, indent: int | None
+) -> RowTexts:
+    """What :func:`object_rows` makes, one row at a time (NA cells, None, omitted)."""
+    if indent is None:
+        first, nxt, colon, close = "", ",", ":", "}"
+    else:
+        pad = "\n" + " " * (indent + 2)
+        first, nxt, colon, close = pad, "," + pad, ": ", "\n" + " " * indent + "}"
+    texts = []
+    for i in range(nrow):
+        fields = [k + colon + col[i] for k, col in zip(keys, columns) if col[i] is not None]  # type: ignore[operator]
+        texts.append("{" + first + nxt.join(fields) + close if fields else "{}")
+    return RowTexts(texts)
+
+
+def small_array_rows(columns: Sequence[Sequence[str | None]], nrow: int, indent: int | None) -> RowTexts:
+    """What :func:`array_rows` makes, one row at a time (NA tokens written ``NA``)."""
+    sep = "," if indent is None else ", "
+    texts = ["[" + sep.join("NA" if col[i] is None else col[i] for col in columns) + "]" for i in range(nrow)]  # type: ignore[misc]
+    return RowTexts(texts)
 
 
 def _blank_missing(col: np.ndarray, missing: np.ndarray, fill: str) -> np.ndarray:

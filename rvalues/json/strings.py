@@ -32,6 +32,13 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     >>> escape_array(np.array(["a", None], dtype=object)).tolist()
     ['"a"', 'null']
     """
+    if len(values) <= _FEW:
+        # plain Python: numpy's per-call cost dominates for a few strings
+        items = values.tolist()
+        if None not in items:
+            out = np.empty(len(items), dtype=object)
+            out[:] = _escape_list(items)
+            return out
     if len(values) >= _FEW_DISTINCT_FROM and _looks_repetitive(values):
         import pandas as pd
 
@@ -51,6 +58,7 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     return out
 
 
+_FEW = 8
 _FEW_DISTINCT_FROM = 4096
 _SAMPLE = 1024
 

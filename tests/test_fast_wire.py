@@ -1,0 +1,74 @@
+"""Projection touches the envelope, not the payload; a result's structured JSON reaches the wire
+as it was encoded (the text fallback and structuredContent are one serialization)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import mcplite
+from mcplite import types
+from mcplite.jsonrpc import encode_line, response
+from mcplite.projection import PROTOCOL_VERSIONS, result_wire_parts, splice_structured
+
+
+@pytest.fixture(scope="module")
+def big_result() -> mcplite.CallToolResult:
+    n = 10_000
+    frame = pd.DataFrame(
+        {"id": np.arange(n), "x": np.linspace(0, 1, n), "s": [f"r{i % 13}" for i in range(n)]}
+    )
+    return mcplite.tool_result(structured_content=frame)
+
+
+def test_to_wire_shares_the_payload(
+    big_result: mcplite.CallToolResult, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def walked(*args: object) -> None:
+        raise AssertionError("the payload was walked again")
+
+    monkeypatch.setattr(types, "check_plain_json", walked)
+    wire = big_result.to_wire("2026-07-28")
+    assert wire["structuredContent"] is big_result.structured_content
+    assert wire["content"][0]["text"] is big_result.content[0].text
+
+
+def test_structured_json_is_the_fallback_text() -> None:
+    result = mcplite.tool_result(structured_content={"big": 1e15, "small": 1e-7, "x": [0.1 + 0.2, None]})
+    assert result.structured_json == result.content[0].text == '{"big":1e+15,"small":1e-07,"x":[0.3,null]}'
+    # json.dumps of the data read back is another serialization: exactly what the wire must not send
+    assert json.dumps(result.structured_content, separators=(",", ":")) != result.structured_json
+    assert mcplite.tool_result(structured_content=None).structured_json is None
+    assert mcplite.as_tool_result({"a": 1}).structured_json is None
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+@pytest.mark.parametrize("value", [{"big": 1e15, "t": "é"}, [1, 2.5], {}])
+def test_spliced_lines_read_back_as_the_wire_dict(version: str, value: object) -> None:
+    result = mcplite.tool_result(structured_content=value, meta={"k": 1})
+    wire, text = result_wire_parts(result, version)
+    line = encode_line(response(7, wire))
+    if text is not None:
+        line = splice_structured(line, text)
+        assert b'"structuredContent":' + text.encode() + b"}}\n" == line[-(len(text.encode()) + 23) :]
+    assert json.loads(line)["result"] == result.to_wire(version)
+    assert ("structuredContent" in result.to_wire(version)) == (text is not None)
+
+
+def test_a_result_built_by_hand_keeps_its_dict() -> None:
+    result = mcplite.CallToolResult([mcplite.content_text("ok")], structured_content={"a": 1})
+    wire, text = result_wire_parts(result, "2026-07-28")
+    assert text is None and wire["structuredContent"] == {"a": 1}
+
+
+def test_splice_refuses_what_is_not_a_response_line() -> None:
+    with pytest.raises(ValueError, match="not a response line"):
+        splice_structured(b"[1,2]\n", "{}")
+    with pytest.raises(ValueError, match="not a response line"):
+        splice_structured(
+            b'{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"data":{"a":"\\"result\\":{"}}}', "{}"
+        )
+    assert splice_structured(b'{"result":{}}', "[1]") == b'{"result":{"structuredContent":[1]}}'
