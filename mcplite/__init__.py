@@ -20,6 +20,7 @@ from mcplite.content import (
 )
 from mcplite.context import Context, ToolCancelled
 from mcplite.converter import converter, get_converter
+from mcplite.http import McpHttpApp
 from mcplite.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
 from mcplite.options import get_option, options
 from mcplite.projection import PROTOCOL_VERSIONS
@@ -58,6 +59,7 @@ __all__ = [
     "Implementation",
     "InitializeResult",
     "ListToolsResult",
+    "McpHttpApp",
     "McpServer",
     "RegisteredTool",
     "ResourceLink",

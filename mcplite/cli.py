@@ -1,16 +1,17 @@
-"""The ``mcplite`` command: serve an MCP server on stdio.
+"""The ``mcplite`` command: serve an MCP server on stdio, or over Streamable HTTP.
 
 .. code-block:: text
 
     mcplite serve app.py             the McpServer defined in app.py
     mcplite serve app.py:server      a named attribute: an McpServer, or a function returning one
     mcplite serve mypackage.tools    an importable module (the current directory is searched first)
+    mcplite serve app.py --http      over HTTP at http://127.0.0.1:8000/mcp (--host H, --port P)
     mcplite demo                     the demo server (also: plain `mcplite` and `python -m mcplite`)
     mcplite --version
 
 Without ``:ATTR`` the server is the module's one McpServer instance, else its attribute ``server``,
-``mcp`` or ``app``. stdout belongs to the protocol: messages go to stderr, and a target that cannot
-be loaded exits with status 2.
+``mcp`` or ``app``. On stdio, stdout belongs to the protocol: messages go to stderr, and a target
+that cannot be loaded exits with status 2.
 
 >>> split_target("app.py:make_server")
 ('app.py', 'make_server')
@@ -216,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mcplite`` command."""
     parser = argparse.ArgumentParser(
         prog="mcplite",
-        description="Serve an MCP server on stdio (stdout carries only the protocol).",
+        description="Serve an MCP server on stdio (stdout carries only the protocol) or over HTTP.",
     )
     parser.add_argument("--version", action="version", version=f"mcplite {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -226,8 +227,27 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH_OR_MODULE[:ATTR]",
         help="a .py file or module name; ATTR names an McpServer or a zero-argument function returning one",
     )
-    commands.add_parser("demo", help="serve the demo server over the Palmer penguins data (the default)")
+    demo = commands.add_parser(
+        "demo", help="serve the demo server over the Palmer penguins data (the default)"
+    )
+    for command in (serve, demo):
+        _add_http_options(command)
     return parser
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
+
+
+def _add_http_options(command: argparse.ArgumentParser) -> None:
+    http = command.add_argument_group("Streamable HTTP (needs the http extra: uvicorn)")
+    http.add_argument(
+        "--http", action="store_true", help="serve over HTTP at http://HOST:PORT/mcp, not stdio"
+    )
+    http.add_argument("--host", help="the interface to listen on (default 127.0.0.1: this machine only)")
+    http.add_argument("--port", type=_port, help="the port to listen on (default 8000)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -236,13 +256,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exit:  # --help, --version, or a usage error argparse has reported
         return exit.code if isinstance(exit.code, int) else 2
+    http = getattr(args, "http", False)
+    host, port = getattr(args, "host", None), getattr(args, "port", None)
+    if not http and (host is not None or port is not None):
+        print("mcplite: error: --host and --port go with --http", file=sys.stderr)
+        return 2
+    if http and importlib.util.find_spec("uvicorn") is None:
+        print("mcplite: error: --http needs uvicorn: pip install 'rvalues-mcplite[http]'", file=sys.stderr)
+        return 2
     try:
         server = _demo_server() if args.command in (None, "demo") else load_server(args.target)
     except LoadError as err:
         print(f"mcplite: error: {err}", file=sys.stderr)
         return 2
     try:
-        server.run()
+        if http:
+            server.run("http", host=host or "127.0.0.1", port=8000 if port is None else port)
+        else:
+            server.run()
     except KeyboardInterrupt:
         return 130
     return 0

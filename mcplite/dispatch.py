@@ -1,10 +1,14 @@
 """One client connection: JSON-RPC messages in, protocol lines out, for both eras of MCP.
 
-A :class:`Connection` is what every transport drives: it takes raw messages (``receive``),
-answers each request once through the ``write`` callable it was given, and knows nothing of
-pipes or sockets. Legacy clients (2024-11-05 ... 2025-11-25) agree on a version once with
-``initialize``; a request whose ``_meta`` names ``io.modelcontextprotocol/protocolVersion`` is
-served statelessly under that version (2026-07-28), whatever came before it.
+A :class:`Connection` is what every transport drives, and it knows nothing of pipes or sockets.
+A stream transport (stdio) hands it raw messages (``receive``) and gets every answer and
+notification through the ``write`` callable it was given; a request-per-exchange transport (HTTP)
+awaits the answer to one parsed message (``respond``), with the notifications that request causes
+sent through a channel of its own.
+
+Legacy clients (2024-11-05 ... 2025-11-25) agree on a version once with ``initialize``; a request
+whose ``_meta`` names ``io.modelcontextprotocol/protocolVersion`` is served statelessly under that
+version (2026-07-28), whatever came before it.
 
 ``tools/call`` runs as its own task, so a slow tool never holds up other requests; sync tools
 run in the server's worker threads. Everything else is answered at once, in order.
@@ -16,7 +20,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from mcplite.arguments import ArgumentError
 from mcplite.context import LOG_LEVELS, Context
@@ -43,6 +47,8 @@ from mcplite.projection import (
     PROTOCOL_VERSIONS,
     SERVER_INFO_KEY,
     is_modern,
+    result_wire_parts,
+    splice_structured,
 )
 from mcplite.types import CallToolResult, TextContent
 
@@ -64,6 +70,18 @@ BATCH_VERSION = "2025-03-26"
 """The one version whose clients may send JSON-RPC batches (arrays of messages)."""
 
 Write = Callable[[bytes], None]
+Outcome: TypeAlias = "dict[str, Any] | asyncio.Task[bytes] | None"
+"""What one message gets at once: a response, a running call, or nothing (notifications)."""
+
+
+class Answer(NamedTuple):
+    """The encoded answer to one message, and its JSON-RPC error code when it is an error.
+
+    ``error_code`` is None for results, tool execution errors and batches.
+    """
+
+    data: bytes
+    error_code: int | None
 
 
 def _key(request_id: RequestId) -> tuple[str, RequestId]:
@@ -120,7 +138,7 @@ class Connection:
         if isinstance(message, list):
             self._receive_batch(message)
             return
-        outcome = self._dispatch(message)
+        outcome = self._dispatch(message, self._write)
         if isinstance(outcome, asyncio.Task):
             outcome.add_done_callback(self._write_call)
         elif outcome is not None:
@@ -139,6 +157,44 @@ class Connection:
             )
         )
 
+    async def respond(self, message: Any, notify: Write) -> Answer | None:
+        """The answer to one parsed message (an object, or a batch at 2025-03-26), or None if none is owed.
+
+        Notifications the request causes (progress, log messages) go to ``notify`` meanwhile,
+        possibly from worker threads. None is also what a call cancelled with
+        ``notifications/cancelled`` gets. Cancelling the awaiting task cancels the call.
+        """
+        if isinstance(message, list):
+            if self._legacy_version != BATCH_VERSION or not message:
+                return self._answer_error(None, self._batch_refusal(message))
+            outcomes = [self._dispatch(item, notify) for item in message]
+            try:
+                batch = await asyncio.shield(self._answer_batch(outcomes))
+            except asyncio.CancelledError:
+                for outcome in outcomes:
+                    if isinstance(outcome, asyncio.Task):
+                        self._cancel_task(outcome)
+                raise
+            return None if batch is None else Answer(batch, None)
+        outcome = self._dispatch(message, notify)
+        if outcome is None:
+            return None
+        if isinstance(outcome, dict):
+            error = outcome.get("error")
+            return Answer(self._encode(outcome), error["code"] if isinstance(error, dict) else None)
+        try:
+            await asyncio.wait({outcome})
+        except asyncio.CancelledError:
+            self._cancel_task(outcome)
+            raise
+        if outcome.cancelled():
+            return None
+        failure = outcome.exception()
+        if failure is not None:  # _answer_call turns every failure into an answer
+            log.error("tools/call failed unexpectedly", exc_info=failure)
+            return None
+        return Answer(outcome.result(), None)
+
     async def close(self, grace: float) -> None:
         """Let calls in flight finish for up to ``grace`` seconds, then cancel the rest (sending nothing)."""
         calls = list(self._calls.values())
@@ -155,6 +211,12 @@ class Connection:
             cancelled.set()
             task.cancel()
 
+    def _cancel_task(self, task: asyncio.Task[bytes]) -> None:
+        for running, cancelled in list(self._calls.values()):
+            if running is task:
+                cancelled.set()
+        task.cancel()
+
     # -- output ------------------------------------------------------------------------------------
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -168,8 +230,8 @@ class Connection:
             failure = RpcError(INTERNAL_ERROR, f"Internal error: the answer is not valid JSON ({err})")
             return encode_line(error_response(message.get("id"), failure))
 
-    def _notify(self, method: str, params: dict[str, Any]) -> None:
-        self._send(notification(method, params))
+    def _answer_error(self, request_id: RequestId | None, error: RpcError) -> Answer:
+        return Answer(self._encode(error_response(request_id, error)), error.code)
 
     def _write_call(self, task: asyncio.Task[bytes]) -> None:
         if task.cancelled():
@@ -182,7 +244,7 @@ class Connection:
 
     # -- messages ----------------------------------------------------------------------------------
 
-    def _dispatch(self, message: Any) -> dict[str, Any] | asyncio.Task[bytes] | None:
+    def _dispatch(self, message: Any, notify: Write) -> Outcome:
         """The answer to one message: a response, a running call, or None (notifications)."""
         if not isinstance(message, dict):
             return error_response(
@@ -212,22 +274,30 @@ class Connection:
                 raise RpcError(INVALID_REQUEST, "Invalid Request: method must be a string")
             if params is not None and not isinstance(params, dict):
                 raise RpcError(INVALID_PARAMS, f"Invalid params: {method} takes its params as an object")
-            return self._request(request_id, method, params or {})
+            return self._request(request_id, method, params or {}, notify)
         except RpcError as err:
             return error_response(request_id, err)
         except Exception:
             log.exception("internal error answering %s", method)
             return error_response(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
 
+    def _batch_refusal(self, messages: list[Any]) -> RpcError:
+        why = f"batches are part of protocol {BATCH_VERSION} only" if messages else "an empty batch"
+        return RpcError(INVALID_REQUEST, f"Invalid Request: {why}")
+
     def _receive_batch(self, messages: list[Any]) -> None:
         if self._legacy_version != BATCH_VERSION or not messages:
-            why = "an empty batch" if messages else f"batches are part of protocol {BATCH_VERSION} only"
-            self._send(error_response(None, RpcError(INVALID_REQUEST, f"Invalid Request: {why}")))
+            self._send(error_response(None, self._batch_refusal(messages)))
             return
-        outcomes = [self._dispatch(message) for message in messages]
-        asyncio.get_running_loop().create_task(self._answer_batch(outcomes))
+        outcomes = [self._dispatch(message, self._write) for message in messages]
+        asyncio.get_running_loop().create_task(self._write_batch(outcomes))
 
-    async def _answer_batch(self, outcomes: list[dict[str, Any] | asyncio.Task[bytes] | None]) -> None:
+    async def _write_batch(self, outcomes: list[Outcome]) -> None:
+        batch = await self._answer_batch(outcomes)
+        if batch is not None:
+            self._write(batch)
+
+    async def _answer_batch(self, outcomes: list[Outcome]) -> bytes | None:
         parts: list[bytes] = []
         for outcome in outcomes:
             if isinstance(outcome, asyncio.Task):
@@ -237,8 +307,7 @@ class Connection:
                     continue
             elif outcome is not None:
                 parts.append(self._encode(outcome).rstrip(b"\n"))
-        if parts:
-            self._write(b"[" + b",".join(parts) + b"]\n")
+        return b"[" + b",".join(parts) + b"]\n" if parts else None
 
     def _notification(self, method: str, params: dict[str, Any]) -> None:
         if method == "notifications/cancelled":
@@ -250,12 +319,12 @@ class Connection:
                 task.cancel()
         # notifications/initialized, roots/list_changed and the rest need nothing from a tools server
 
-    def _request(self, request_id: RequestId, method: str, params: dict[str, Any]) -> Any:
+    def _request(self, request_id: RequestId, method: str, params: dict[str, Any], notify: Write) -> Any:
         if method == "initialize":
             return response(request_id, self._initialize(params))
         version = self._version_for(method, params)
         if method == "tools/call":
-            return self._start_call(request_id, params, version)
+            return self._start_call(request_id, params, version, notify)
         if method == "ping":
             result: dict[str, Any] = {}
         elif method == "tools/list":
@@ -353,7 +422,9 @@ class Connection:
 
     # -- tools/call --------------------------------------------------------------------------------
 
-    def _start_call(self, request_id: RequestId, params: dict[str, Any], version: str) -> asyncio.Task[bytes]:
+    def _start_call(
+        self, request_id: RequestId, params: dict[str, Any], version: str, notify: Write
+    ) -> asyncio.Task[bytes]:
         key = _key(request_id)
         if key in self._calls:
             raise RpcError(
@@ -371,7 +442,7 @@ class Connection:
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         cancelled = threading.Event()
-        context = self._context(request_id, params, version, cancelled)
+        context = self._context(request_id, params, version, cancelled, notify)
         call = self._answer_call(tool, request_id, arguments or {}, context)
         task = asyncio.get_running_loop().create_task(call)
         self._calls[key] = (task, cancelled)
@@ -379,7 +450,12 @@ class Connection:
         return task
 
     def _context(
-        self, request_id: RequestId, params: dict[str, Any], version: str, cancelled: threading.Event
+        self,
+        request_id: RequestId,
+        params: dict[str, Any],
+        version: str,
+        cancelled: threading.Event,
+        write: Write,
     ) -> Context:
         meta = params.get("_meta")
         meta = meta if isinstance(meta, dict) else {}
@@ -391,7 +467,7 @@ class Connection:
 
         def notify(method: str, params: dict[str, Any]) -> None:
             if not cancelled.is_set():
-                self._notify(method, params)
+                write(self._encode(notification(method, params)))
 
         return Context(
             request_id=request_id,
@@ -459,4 +535,8 @@ class Connection:
         return error_result(str(error) or type(error).__name__)
 
     def _answer(self, request_id: RequestId, result: CallToolResult, version: str) -> bytes:
-        return self._encode(response(request_id, self._stamp(result.to_wire(version), version)))
+        wire, structured_json = result_wire_parts(result, version)
+        line = self._encode(response(request_id, self._stamp(wire, version)))
+        if structured_json is None or b'"result":{' not in line:  # the encoder answered an error
+            return line
+        return splice_structured(line, structured_json)

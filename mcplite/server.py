@@ -9,7 +9,8 @@
 >>> server.get_tool("add").tool.to_wire("2025-06-18")["inputSchema"]["required"]
 ['a']
 
-``server.run()`` then serves it on stdio; :func:`mcp_server` is the functional form.
+``server.run()`` then serves it on stdio (``server.run(transport="http")``: Streamable HTTP, and
+``server.asgi_app()`` the same as an ASGI app); :func:`mcp_server` is the functional form.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import attrs
 from mcplite.arguments import ArgumentBinder
 from mcplite.content import as_icons
 from mcplite.context import Context
+from mcplite.http import Authenticate, McpHttpApp, serve_http
 from mcplite.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.messages import Implementation, ListToolsResult
 from mcplite.results import as_tool_result, tool_result
@@ -259,15 +261,60 @@ class McpServer:
         next_cursor = str(end) if end < len(tools) else None
         return ListToolsResult(tools[offset:end], next_cursor=next_cursor, ttl_ms=self.cache_ttl_ms)
 
-    def run(self, transport: str = "stdio", *, shutdown_grace: float = 5.0) -> None:
-        """Serve until the client goes away (stdio: end of input), SIGINT or SIGTERM.
+    def asgi_app(
+        self,
+        *,
+        path: str = "/mcp",
+        allowed_origins: Iterable[str] = (),
+        authenticate: Authenticate | None = None,
+        session_idle_timeout: float = 3600.0,
+        max_sessions: int = 10_000,
+        sse_keepalive: float = 15.0,
+    ) -> McpHttpApp:
+        """This server's Streamable HTTP endpoint as an ASGI application, for any ASGI server.
 
-        On end of input, calls in flight get ``shutdown_grace`` seconds to finish; on a signal
-        they are cancelled at once.
+        ``allowed_origins`` adds browser origins to the loopback ones (``["*"]``: any);
+        ``authenticate(token)`` (plain or async) accepts or refuses each request's bearer token.
+        See :mod:`mcplite.http` and docs/http.md.
+
+        >>> McpServer("demo").asgi_app().path
+        '/mcp'
         """
-        if transport != "stdio":
-            raise ValueError(f"McpServer.run: transport must be 'stdio', not {transport!r}")
-        serve_stdio(self, shutdown_grace=shutdown_grace)
+        return McpHttpApp(
+            self,
+            path=path,
+            allowed_origins=allowed_origins,
+            authenticate=authenticate,
+            session_idle_timeout=session_idle_timeout,
+            max_sessions=max_sessions,
+            sse_keepalive=sse_keepalive,
+        )
+
+    def run(
+        self,
+        transport: str = "stdio",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        shutdown_grace: float = 5.0,
+        allowed_origins: Iterable[str] = (),
+        authenticate: Authenticate | None = None,
+    ) -> None:
+        """Serve on stdio (the default) or, with ``transport="http"``, on ``http://host:port/mcp``.
+
+        stdio serves until end of input, SIGINT or SIGTERM; on end of input, calls in flight get
+        ``shutdown_grace`` seconds to finish, on a signal they are cancelled at once. HTTP (the
+        ``http`` extra: uvicorn) serves until SIGINT or SIGTERM, giving requests in flight
+        ``shutdown_grace`` seconds; ``allowed_origins`` and ``authenticate`` are as for
+        :meth:`asgi_app`.
+        """
+        if transport == "stdio":
+            serve_stdio(self, shutdown_grace=shutdown_grace)
+        elif transport == "http":
+            app = self.asgi_app(allowed_origins=allowed_origins, authenticate=authenticate)
+            serve_http(app, host=host, port=port, shutdown_grace=shutdown_grace)
+        else:
+            raise ValueError(f"McpServer.run: transport must be 'stdio' or 'http', not {transport!r}")
 
     def __repr__(self) -> str:
         return f"McpServer({self.name!r}, version={self.version!r}, tools={list(self._tools)})"

@@ -21,12 +21,18 @@ _serial = itertools.count()
 
 
 @pytest.fixture(autouse=True)
-def clean_imports() -> Iterator[None]:
-    """Each test imports its servers afresh and leaves sys.modules and sys.path as they were."""
+def clean_imports(tmp_path: Path) -> Iterator[None]:
+    """Each test imports its servers afresh and leaves sys.path as it was.
+
+    Only the modules the test wrote are forgotten: forgetting a library imported on the way (httpcore,
+    say) would leave two copies of its classes, and other tests' ``except`` clauses would miss them.
+    """
     modules, path = set(sys.modules), list(sys.path)
     yield
     for name in set(sys.modules) - modules:
-        del sys.modules[name]
+        origin = getattr(sys.modules[name], "__file__", None)
+        if origin is not None and Path(origin).is_relative_to(tmp_path):
+            del sys.modules[name]
     sys.path[:] = path
 
 
@@ -360,3 +366,106 @@ def test_bad_target_over_the_command_line(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("mcplite: error: no such file")
+
+
+# -- over HTTP -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    """Each ``run()`` call as (server name, positional arguments, keyword arguments); nothing is served."""
+    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+    monkeypatch.setattr(
+        McpServer, "run", lambda self, *args, **kwargs: calls.append((self.name, args, kwargs))
+    )
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("flags", "host", "port"),
+    [
+        (["--http"], "127.0.0.1", 8000),
+        (["--http", "--port", "9123"], "127.0.0.1", 9123),
+        (["--http", "--host", "0.0.0.0", "--port", "0"], "0.0.0.0", 0),
+    ],
+)
+def test_http_flags_choose_the_transport(
+    tmp_path: Path,
+    runs: list[tuple[str, tuple[Any, ...], dict[str, Any]]],
+    flags: list[str],
+    host: str,
+    port: int,
+) -> None:
+    path = write_module(tmp_path, ONE)
+    assert cli.main(["serve", str(path), *flags]) == 0
+    assert cli.main(["demo", *flags]) == 0
+    assert runs == [(name, ("http",), {"host": host, "port": port}) for name in ("weather", "penguins")]
+
+
+def test_http_flag_errors(
+    tmp_path: Path,
+    runs: list[tuple[str, tuple[Any, ...], dict[str, Any]]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = str(write_module(tmp_path, ONE))
+    assert cli.main(["serve", path, "--port", "9000"]) == 2
+    assert "--host and --port go with --http" in capsys.readouterr().err
+    for bad in ("x", "70000", "-1"):
+        assert cli.main(["serve", path, "--http", "--port", bad]) == 2
+        assert "not a port number" in capsys.readouterr().err or bad == "-1"
+    assert runs == []
+
+
+def test_serve_over_http() -> None:
+    """``mcplite serve ... --http`` answers both eras on /mcp, and stops cleanly on SIGINT."""
+    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("uvicorn")
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    target = str(ROOT / "tests" / "servers" / "everything.py")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcplite", "serve", target, "--http", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    accept = {"accept": "application/json, text/event-stream"}
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, process.communicate()[1].decode()
+            assert time.monotonic() < deadline, "the server did not start"
+            try:
+                if httpx.get(url, timeout=1).status_code == 405:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        init = httpx.post(url, json=HANDSHAKE[0], headers=accept)
+        assert init.status_code == 200 and init.json()["result"]["protocolVersion"] == "2025-06-18"
+        assert init.headers["mcp-session-id"]
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        headers = {
+            **accept,
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/call",
+            "mcp-name": "add",
+        }
+        call = request(1, "tools/call", {"name": "add", "arguments": {"a": 5}, "_meta": meta})
+        answer = httpx.post(url, json=call, headers=headers)
+        assert answer.status_code == 200 and answer.json()["result"]["content"][0]["text"] == "7"
+    finally:
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err.decode()
+    assert b"Application startup complete" in err

@@ -24,6 +24,7 @@ from typing import Any, Literal, TypedDict
 import mcplite
 import rvalues as rv
 from mcplite import Context, Icon, McpServer, ToolAnnotations
+from mcplite.http import McpHttpApp
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -348,6 +349,20 @@ def unsendable() -> Any:
 )
 def fancy() -> dict[str, bool]:
     return {"ok": True}
+
+
+@server.tool
+def pid() -> int:
+    """The id of the answering process (tells the workers of a multi-worker HTTP server apart)."""
+    return os.getpid()
+
+
+def http_app() -> McpHttpApp:
+    """The server's Streamable HTTP app: ``uvicorn --factory tests.servers.everything:http_app``.
+
+    ``EVERYTHING_SSE_KEEPALIVE`` sets the seconds between SSE keep-alive comments (default 15).
+    """
+    return server.asgi_app(sse_keepalive=float(os.environ.get("EVERYTHING_SSE_KEEPALIVE", "15")))
 
 
 if __name__ == "__main__":
