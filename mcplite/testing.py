@@ -1,0 +1,557 @@
+"""An in-process MCP client for tests and notebooks: ``Client(server, protocol_version=...)``.
+
+The client talks to an :class:`~mcplite.McpServer` through the same message handling the stdio
+transport uses (:class:`mcplite.dispatch.Connection`): requests are encoded as JSON lines, and
+every answer is parsed back from the exact bytes the server would write to a real client.
+
+>>> import mcplite
+>>> from mcplite.testing import Client
+>>> server = mcplite.McpServer("calc")
+>>> @server.tool
+... def add(a: int, b: int = 2) -> int:
+...     '''Add two integers.'''
+...     return a + b
+>>> with Client(server, protocol_version="2025-11-25") as client:
+...     result = client.call_tool("add", {"a": 1})
+>>> result.text, result.is_error
+('3', False)
+
+Sync methods (``call_tool``, ``list_tools``, ``request``) block until the answer arrives; the
+async ones (``acall_tool``, ``alist_tools``, ``arequest``) await it, so the same client works in
+a notebook, in a plain pytest test and in an async test. The server runs on a private event
+loop in a background thread, as it would run in its own process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import itertools
+import json
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, override
+
+from mcplite.context import LOG_LEVELS
+from mcplite.converter import WIRE_NAMES
+from mcplite.dispatch import (
+    CLIENT_CAPABILITIES_KEY,
+    LOG_LEVEL_KEY,
+    PROTOCOL_VERSION_KEY,
+    Connection,
+)
+from mcplite.jsonrpc import encode_line
+from mcplite.projection import PROTOCOL_VERSIONS, SERVER_INFO_KEY, is_modern
+from mcplite.types import (
+    ABSENT,
+    CONTENT_TYPES,
+    Annotations,
+    BlobResourceContents,
+    ContentBlock,
+    Icon,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+)
+
+if TYPE_CHECKING:
+    from mcplite.server import McpServer
+
+__all__ = ["CallResult", "Client", "RequestError"]
+
+CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
+DEFAULT_CLIENT_INFO: dict[str, str] = {"name": "mcplite-testing", "version": "1.0"}
+
+
+class RequestError(Exception):
+    """The server answered a request with a JSON-RPC error: ``code``, ``message`` and ``data``.
+
+    >>> err = RequestError("tools/call", {"code": -32602, "message": "Unknown tool: nope"})
+    >>> err.code, str(err)
+    (-32602, 'tools/call failed: JSON-RPC error -32602: Unknown tool: nope')
+    """
+
+    def __init__(self, method: str, error: Mapping[str, Any]) -> None:
+        self.method = method
+        self.code: int = error.get("code", 0)
+        self.message: str = error.get("message", "")
+        self.data: Any = error.get("data")
+        self.wire: dict[str, Any] = dict(error)
+        super().__init__(f"{method} failed: JSON-RPC error {self.code}: {self.message}")
+
+
+# -- reading the wire back into mcplite's types ------------------------------------------------------
+
+_reader = cattrs.Converter(forbid_extra_keys=False)
+_PYTHON_NAMES = {wire: name for name, wire in WIRE_NAMES.items()}
+_BLOCK_CLASSES: dict[str, type] = {cls.type: cls for cls in CONTENT_TYPES}  # type: ignore[attr-defined]
+
+
+def _register_reader(cls: type) -> None:
+    renames: dict[str, Any] = {  # Any: mypy matches **renames against the bool parameters too
+        field.name: override(rename=WIRE_NAMES[field.name])
+        for field in attrs.fields(cls)
+        if field.name in WIRE_NAMES
+    }
+    _reader.register_structure_hook(cls, make_dict_structure_fn(cls, _reader, **renames))
+
+
+for _cls in (
+    Annotations,
+    Icon,
+    TextResourceContents,
+    BlobResourceContents,
+    ToolAnnotations,
+    Tool,
+    *CONTENT_TYPES,
+):
+    _register_reader(_cls)
+
+_reader.register_structure_hook(
+    TextResourceContents | BlobResourceContents,
+    lambda data, _: _reader.structure(data, BlobResourceContents if "blob" in data else TextResourceContents),
+)
+
+
+def _from_wire(data: Any, cls: type, what: str) -> Any:
+    try:
+        return _reader.structure(data, cls)
+    except Exception as err:
+        reason = (
+            "; ".join(cattrs.transform_error(err)) if isinstance(err, cattrs.BaseValidationError) else err
+        )
+        raise ValueError(f"the server sent {what} that is not valid: {data!r:.200} ({reason})") from None
+
+
+def read_block(data: Any) -> ContentBlock:
+    """A content block from its wire form.
+
+    >>> read_block({"type": "text", "text": "hi"})
+    TextContent(text='hi', annotations=None, meta=None)
+    """
+    kind = data.get("type") if isinstance(data, dict) else None
+    cls = _BLOCK_CLASSES.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"the server sent an unknown content block: {data!r:.200}")
+    block: ContentBlock = _from_wire(data, cls, "a content block")
+    return block
+
+
+def read_tool(data: Any) -> Tool:
+    """A tool from its ``tools/list`` wire form.
+
+    >>> read_tool({"name": "add", "inputSchema": {"type": "object"}}).name
+    'add'
+    """
+    tool: Tool = _from_wire(data, Tool, "a tool")
+    return tool
+
+
+# -- results -------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class CallResult:
+    """What a ``tools/call`` brought back, as the client received it.
+
+    ``content`` holds mcplite's content blocks (``TextContent`` ...), ``structured_content`` the
+    parsed structured JSON (``mcplite.ABSENT`` when the result has none), ``wire`` the result
+    object exactly as sent, ``progress`` and ``logs`` the parameters of the progress and log
+    notifications that arrived while the call ran.
+    """
+
+    content: list[ContentBlock]
+    structured_content: Any
+    is_error: bool
+    meta: dict[str, Any] | None
+    wire: dict[str, Any]
+    protocol_version: str
+    progress: list[dict[str, Any]] = attrs.field(factory=list)
+    logs: list[dict[str, Any]] = attrs.field(factory=list)
+
+    @property
+    def text(self) -> str:
+        """The text of the text blocks, joined with newlines ("" when there are none)."""
+        return "\n".join(block.text for block in self.content if isinstance(block, TextContent))
+
+    @classmethod
+    def from_wire(
+        cls, wire: dict[str, Any], protocol_version: str, notifications: Sequence[dict[str, Any]] = ()
+    ) -> CallResult:
+        """Read a ``tools/call`` result object, and the notifications sent during the call.
+
+        >>> CallResult.from_wire({"content": [{"type": "text", "text": "4"}]}, "2025-11-25").text
+        '4'
+        """
+        content = wire.get("content")
+        if not isinstance(content, list):
+            raise ValueError(f"the server sent a tool result without a content list: {wire!r:.200}")
+        methods = [(note.get("method"), note.get("params") or {}) for note in notifications]
+        progress = [params for method, params in methods if method == "notifications/progress"]
+        logs = [params for method, params in methods if method == "notifications/message"]
+        return cls(
+            content=[read_block(block) for block in content],
+            structured_content=wire.get("structuredContent", ABSENT),
+            is_error=wire.get("isError", False) is True,
+            meta=wire.get("_meta"),
+            wire=wire,
+            protocol_version=protocol_version,
+            progress=progress,
+            logs=logs,
+        )
+
+
+# -- the client ----------------------------------------------------------------------------------------
+
+
+def _parse_line(line: bytes) -> Any:
+    """One line as the server wrote it: a single line of strict JSON (no NaN or Infinity)."""
+    if not line.endswith(b"\n") or line.count(b"\n") != 1:
+        raise ValueError(f"the server wrote {line!r:.200}, which is not exactly one line")
+
+    def refuse(name: str) -> None:
+        raise ValueError(f"the server wrote {name}, which is not JSON: {line!r:.200}")
+
+    return json.loads(line.decode("utf-8"), parse_constant=refuse)
+
+
+class _Pending:
+    """A request waiting for its answer, and where the notifications sent meanwhile begin."""
+
+    def __init__(self, method: str, first_notification: int) -> None:
+        self.method = method
+        self.first_notification = first_notification
+        self.future: concurrent.futures.Future[tuple[dict[str, Any], list[dict[str, Any]]]] = (
+            concurrent.futures.Future()
+        )
+
+
+def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    if loop.is_closed():
+        return
+    try:
+        loop.call_soon_threadsafe(loop.stop)
+    except RuntimeError:  # already stopping
+        pass
+    thread.join(timeout=5)
+    if not thread.is_alive():
+        loop.close()
+
+
+class Client:
+    """An MCP client of ``server`` speaking ``protocol_version``, in this process.
+
+    For versions 2024-11-05 to 2025-11-25 the first request performs the ``initialize``
+    handshake (then ``logging/setLevel`` if ``log_level`` is set); for 2026-07-28 it asks
+    ``server/discover``, and every request carries the protocol version, ``capabilities``,
+    ``client_info`` and ``log_level`` in its ``_meta``. ``timeout`` (seconds) bounds each
+    request: a call that takes longer is cancelled and raises ``TimeoutError``.
+
+    ``with mcplite.options(...)`` around a call applies to that call on the server side, as the
+    request runs in a copy of the caller's context.
+    """
+
+    def __init__(
+        self,
+        server: McpServer,
+        protocol_version: str = PROTOCOL_VERSIONS[-1],
+        *,
+        client_info: Mapping[str, Any] | None = None,
+        capabilities: Mapping[str, Any] | None = None,
+        log_level: str | None = "debug",
+        timeout: float | None = 30.0,
+    ) -> None:
+        if protocol_version not in PROTOCOL_VERSIONS:
+            raise ValueError(
+                f"Client: protocol_version must be one of {', '.join(PROTOCOL_VERSIONS)}, "
+                f"not {protocol_version!r}"
+            )
+        if log_level is not None and log_level not in LOG_LEVELS:
+            levels = ", ".join(LOG_LEVELS)
+            raise ValueError(f"Client: log_level must be one of {levels} or None, not {log_level!r}")
+        self.protocol_version = protocol_version
+        self.client_info = dict(client_info if client_info is not None else DEFAULT_CLIENT_INFO)
+        self.capabilities = dict(capabilities or {})
+        self.log_level = log_level
+        self.timeout = timeout
+        self.server_info: dict[str, Any] | None = None
+        """The server's name and version, as the handshake (or ``server/discover``) gave them."""
+        self.server_capabilities: dict[str, Any] | None = None
+        self.instructions: str | None = None
+        self.notifications: list[dict[str, Any]] = []
+        """Every notification the server sent, in order (``{"jsonrpc", "method", "params"}``)."""
+        self._lock = threading.Lock()
+        self._connect_lock = threading.RLock()
+        self._connected = False
+        self._closed = False
+        self._pending: dict[int, _Pending] = {}
+        self._ids = itertools.count(1)
+        self._connection = Connection(server, self._receive_line)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="mcplite-testing", daemon=True)
+        self._thread.start()
+        self._finalizer = weakref.finalize(self, _stop_loop, self._loop, self._thread)
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def connect(self) -> Client:
+        """Perform the handshake now (requests do it themselves when needed)."""
+        with self._connect_lock:
+            if self._connected:
+                return self
+            self._connected = True  # the handshake's own requests must not start another one
+            try:
+                self._handshake()
+            except BaseException:
+                self._connected = False
+                raise
+        return self
+
+    def _handshake(self) -> None:
+        if is_modern(self.protocol_version):
+            result = self.request("server/discover")
+            self.server_info = (result.get("_meta") or {}).get(SERVER_INFO_KEY)
+        else:
+            hello = {
+                "protocolVersion": self.protocol_version,
+                "capabilities": self.capabilities,
+                "clientInfo": self.client_info,
+            }
+            result = self.request("initialize", hello)
+            agreed = result.get("protocolVersion")
+            if agreed != self.protocol_version:
+                raise RuntimeError(
+                    f"initialize: the client asked for protocol {self.protocol_version}, "
+                    f"the server answered {agreed!r}"
+                )
+            self.server_info = result.get("serverInfo")
+            self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            if self.log_level is not None:
+                self.request("logging/setLevel", {"level": self.log_level})
+        self.server_capabilities = result.get("capabilities")
+        self.instructions = result.get("instructions")
+
+    def close(self) -> None:
+        """Cancel what is still running and stop the server's event loop."""
+        if self._closed:
+            return
+        self._closed = True
+        if not self._loop.is_closed():
+            stopping = asyncio.run_coroutine_threadsafe(self._connection.close(0), self._loop)
+            try:
+                stopping.result(timeout=5)
+            except (concurrent.futures.TimeoutError, RuntimeError):
+                pass
+        self._finalizer()
+        self._fail_all(RuntimeError("the client was closed"))
+
+    def __enter__(self) -> Client:
+        return self.connect()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Client:
+        return self.connect()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Client(protocol_version={self.protocol_version!r}, server={self.server_info!r})"
+
+    # -- requests ----------------------------------------------------------------------------------
+
+    def request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Send any request and return its ``result`` object as sent; a JSON-RPC error raises RequestError."""
+        request_id, pending = self._start(method, params)
+        try:
+            message, _ = pending.future.result(timeout=self.timeout)
+        except concurrent.futures.TimeoutError:
+            self._give_up(request_id, method)
+            raise TimeoutError(
+                f"{method}: no answer within {self.timeout} s; the request was cancelled"
+            ) from None
+        return self._result(method, message)
+
+    async def arequest(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """:meth:`request`, awaited; cancelling the awaiting task cancels the request on the server."""
+        message, _ = await self._await(*self._start(method, params))
+        return self._result(method, message)
+
+    def list_tools(self) -> list[Tool]:
+        """Every tool the server lists (all pages), as mcplite ``Tool`` objects."""
+        tools: list[Tool] = []
+        cursor: str | None = None
+        while True:
+            page = self.request("tools/list", {"cursor": cursor} if cursor else None)
+            tools += [read_tool(tool) for tool in page.get("tools", [])]
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                return tools
+
+    async def alist_tools(self) -> list[Tool]:
+        """:meth:`list_tools`, awaited."""
+        tools: list[Tool] = []
+        cursor: str | None = None
+        while True:
+            page = await self.arequest("tools/list", {"cursor": cursor} if cursor else None)
+            tools += [read_tool(tool) for tool in page.get("tools", [])]
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                return tools
+
+    def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, progress: bool = True
+    ) -> CallResult:
+        """Call a tool; a tool error comes back as a result with ``is_error``, a protocol error raises.
+
+        With ``progress`` the request carries a progress token, so the tool's
+        ``ctx.report_progress`` reaches ``result.progress``.
+        """
+        request_id, pending = self._start("tools/call", self._call_params(name, arguments), progress)
+        try:
+            message, notifications = pending.future.result(timeout=self.timeout)
+        except concurrent.futures.TimeoutError:
+            self._give_up(request_id, "tools/call")
+            raise TimeoutError(
+                f"tools/call {name}: no answer within {self.timeout} s; the call was cancelled"
+            ) from None
+        return self._call_result(message, notifications, request_id)
+
+    async def acall_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, progress: bool = True
+    ) -> CallResult:
+        """:meth:`call_tool`, awaited; cancelling the awaiting task sends ``notifications/cancelled``."""
+        request_id, pending = self._start("tools/call", self._call_params(name, arguments), progress)
+        message, notifications = await self._await(request_id, pending)
+        return self._call_result(message, notifications, request_id)
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _call_params(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+        if not isinstance(name, str):
+            raise TypeError(f"call_tool: name must be a str, not {type(name).__name__}")
+        if arguments is not None and not isinstance(arguments, Mapping):
+            raise TypeError(f"call_tool: arguments must be a dict, not {type(arguments).__name__}")
+        return {"name": name, "arguments": dict(arguments or {})}
+
+    def _call_result(
+        self, message: dict[str, Any], notifications: list[dict[str, Any]], request_id: int
+    ) -> CallResult:
+        wire = self._result("tools/call", message)
+        mine = [
+            note
+            for note in notifications
+            if note.get("method") != "notifications/progress"
+            or (note.get("params") or {}).get("progressToken") == request_id
+        ]
+        return CallResult.from_wire(wire, self.protocol_version, mine)
+
+    def _meta(self) -> dict[str, Any]:
+        if not is_modern(self.protocol_version):
+            return {}
+        meta: dict[str, Any] = {
+            PROTOCOL_VERSION_KEY: self.protocol_version,
+            CLIENT_CAPABILITIES_KEY: self.capabilities,
+            CLIENT_INFO_KEY: self.client_info,
+        }
+        if self.log_level is not None:
+            meta[LOG_LEVEL_KEY] = self.log_level
+        return meta
+
+    def _start(
+        self, method: str, params: Mapping[str, Any] | None, progress: bool = False
+    ) -> tuple[int, _Pending]:
+        if self._closed:
+            raise RuntimeError("the client is closed")
+        if method not in ("initialize", "server/discover"):
+            # the handshake is answered at once on the server's loop, never by a tool: a short wait
+            self.connect()
+        request_id = next(self._ids)
+        body = dict(params or {})
+        meta = {**self._meta(), **(body.get("_meta") or {})}
+        if progress:
+            meta["progressToken"] = request_id
+        if meta:
+            body["_meta"] = meta
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if body:
+            message["params"] = body
+        with self._lock:
+            pending = _Pending(method, len(self.notifications))
+            self._pending[request_id] = pending
+        self._send(message)
+        return request_id, pending
+
+    async def _await(self, request_id: int, pending: _Pending) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(pending.future), self.timeout)
+        except TimeoutError:
+            self._give_up(request_id, pending.method)
+            raise TimeoutError(
+                f"{pending.method}: no answer within {self.timeout} s; the request was cancelled"
+            ) from None
+        except asyncio.CancelledError:
+            self._give_up(request_id, pending.method)
+            raise
+
+    def _give_up(self, request_id: int, method: str) -> None:
+        with self._lock:
+            self._pending.pop(request_id, None)
+        if method != "initialize" and not self._closed:
+            params = {"requestId": request_id, "reason": "the test client stopped waiting"}
+            self._send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        line = encode_line(message)
+        context = contextvars.copy_context()
+        self._loop.call_soon_threadsafe(self._connection.receive, line, context=context)
+
+    def _result(self, method: str, message: dict[str, Any]) -> dict[str, Any]:
+        if "error" in message:
+            raise RequestError(method, message["error"])
+        result = message.get("result")
+        if not isinstance(result, dict):
+            raise ValueError(f"{method}: the server's answer has no result object: {message!r:.200}")
+        return result
+
+    def _receive_line(self, line: bytes) -> None:
+        """What the server writes (from its loop or a worker thread): answers and notifications."""
+        try:
+            parsed = _parse_line(line)
+        except (ValueError, UnicodeDecodeError) as err:
+            self._fail_all(ValueError(f"the server broke the protocol: {err}"))
+            return
+        for message in parsed if isinstance(parsed, list) else [parsed]:
+            self._receive(message)
+
+    def _fail_all(self, error: Exception) -> None:
+        """Fail every request in flight: nothing the server writes after a broken line can be trusted."""
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        for waiting in pending.values():
+            if not waiting.future.done():
+                waiting.future.set_exception(error)
+
+    def _receive(self, message: Any) -> None:
+        with self._lock:
+            if "method" in message and "id" not in message:
+                self.notifications.append(message)
+                return
+            request_id = message.get("id")
+            pending = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
+            if pending is None:
+                return  # an answer nobody waits for (the request timed out) or an error with a null id
+            during = self.notifications[pending.first_notification :]
+        pending.future.set_result((message, during))
