@@ -1,4 +1,4 @@
-"""Benchmark: where MCP tools live. Small frames and the seed's example per call, the wire form of a
+"""Benchmark: where MCP tools live. Small frames and a small list per call, the wire form of a
 large result, plain Python rows and lists, and date objects, each beside its anchor measured in
 the same run: jsonlite's ``toJSON`` timed inside one R process, ``json.dumps``, ``df.to_numpy()``.
 Every JSON output is compared byte for byte with jsonlite's.
@@ -179,7 +179,7 @@ def main() -> None:
     text = mcplite.tool_result(structured_content=SEED).content[0].text
     table.append(
         (
-            "`tool_result` of the seed's example, per call",
+            "`tool_result` of a small list (NA, NaN, Inf and a 1-row frame), per call",
             fmt(seed),
             "jsonlite",
             against_r(1, seed),

@@ -27,7 +27,7 @@ from mcplite import tool_result
 
 # name -> (Python value, the same value in R)
 PAYLOADS: dict[str, tuple[Any, str]] = {
-    "seed example (list with NA, NaN, Inf and a 1-row frame)": (
+    "small list (NA, NaN, Inf and a 1-row frame)": (
         rv.r_list(
             count=rv.Integer([1]),
             values=rv.c(rv.NA_real_, float("nan"), float("inf"), float("-inf")),

@@ -36,7 +36,7 @@ def show_results() -> None:
                 rows=rv.data_frame(id=1, missing=rv.NA_real_),
             )
         )
-    print("with json_na='null', json_auto_unbox=False, the seed's example gives:")
+    print("with json_na='null', json_auto_unbox=False, a list with NA, NaN, Inf and a one-row frame gives:")
     block = result.content[0]
     assert isinstance(block, mcplite.TextContent)
     print(block.text)

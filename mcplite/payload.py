@@ -218,7 +218,7 @@ def encode_structured(value: Any) -> Payload | None:
 
 
 def ordinary_text(value: Any) -> str:
-    """The text of an ordinary return value, as the seed says.
+    """The text of an ordinary return value, as an R server would send it.
 
     ``str`` is literal; a character vector is its elements joined with newlines (NA as ``NA``, as
     R's ``paste`` gives); NULL is ``{}``; an unnamed empty list is ``[]``; anything else is JSON.
