@@ -510,6 +510,7 @@ def floor_app() -> Callable[[Any, Any, Any], Any]:
 
 # -- the run ---------------------------------------------------------------------------------------
 
+
 @dataclass
 class Measured:
     """What a run measured: the phases, the answers' sizes, the floor, and how busy the machine was."""

@@ -24,19 +24,14 @@ import datetime
 import enum
 import inspect
 import math
-import sys
 import types
 import typing
 from collections.abc import Callable, Collection
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, NotRequired, Required, Union
 
 import attrs
 
-_REQUIREDNESS: tuple[Any, ...] = ()  # typing's Required and NotRequired, from Python 3.11
-if sys.version_info >= (3, 11):
-    from typing import NotRequired, Required
-
-    _REQUIREDNESS = (Required, NotRequired)
+_REQUIREDNESS: tuple[Any, ...] = (Required, NotRequired)
 
 ARRAY_TYPES: frozenset[Any] = frozenset({list, collections.abc.Sequence, collections.abc.MutableSequence})
 SET_TYPES: frozenset[Any] = frozenset({set, frozenset, collections.abc.Set, collections.abc.MutableSet})

@@ -18,23 +18,32 @@ def _frame(**columns: Any) -> pd.DataFrame:
 
 # (input, words the message must contain: where, dtype, remedy)
 CASES: dict[str, tuple[Callable[[], Any], list[str]]] = {
-    "period": (lambda: _frame(p=pd.period_range("2020-01", periods=2, freq="M")),
-               ["column 'p'", "period[M]", "to_timestamp()"]),
+    "period": (
+        lambda: _frame(p=pd.period_range("2020-01", periods=2, freq="M")),
+        ["column 'p'", "period[M]", "to_timestamp()"],
+    ),
     "interval": (lambda: _frame(iv=pd.interval_range(0, 2)), ["column 'iv'", "interval", ".astype(str)"]),
     "sparse": (lambda: _frame(sp=pd.arrays.SparseArray([0, 1, 0])), ["column 'sp'", "Sparse", "to_dense()"]),
     "arrow_list": (
-        lambda: _frame(al=pd.Series([[1], [2]], dtype=pd.ArrowDtype(__import__("pyarrow").list_(
-            __import__("pyarrow").int64())))),
+        lambda: _frame(
+            al=pd.Series(
+                [[1], [2]], dtype=pd.ArrowDtype(__import__("pyarrow").list_(__import__("pyarrow").int64()))
+            )
+        ),
         ["column 'al'", "list<item: int64>", "convert it"],
     ),
     "multiindex_rows": (
         lambda: pd.DataFrame({"a": [1, 2]}, index=pd.MultiIndex.from_tuples([("x", 1), ("y", 2)])),
         ["MultiIndex", "reset_index()"],
     ),
-    "duplicate_index": (lambda: pd.DataFrame({"a": [1, 2]}, index=["x", "x"]), ["duplicate row.names: x",
-                                                                             "unique"]),
-    "missing_index": (lambda: pd.DataFrame({"a": [1, 2]}, index=["x", None]), ["missing values",
-                                                                             "reset_index()"]),
+    "duplicate_index": (
+        lambda: pd.DataFrame({"a": [1, 2]}, index=["x", "x"]),
+        ["duplicate row.names: x", "unique"],
+    ),
+    "missing_index": (
+        lambda: pd.DataFrame({"a": [1, 2]}, index=["x", None]),
+        ["missing values", "reset_index()"],
+    ),
     "timedelta_index": (
         lambda: pd.DataFrame({"a": [1, 2]}, index=pd.to_timedelta(["1s", "2s"])),
         ["timedelta64", ".astype(str)"],
@@ -43,24 +52,34 @@ CASES: dict[str, tuple[Callable[[], Any], list[str]]] = {
         lambda: pd.DataFrame({"a": [1, 2]}, index=[0.1, 0.1 + 1e-17 * 2]),
         ["duplicate row.names: 0.1"],
     ),
-    "generic_datetime64": (lambda: np.array([1, 2]).view("datetime64"), ["datetime64 without a unit",
-                                                                         "unit"]),
+    "generic_datetime64": (
+        lambda: np.array([1, 2]).view("datetime64"),
+        ["datetime64 without a unit", "unit"],
+    ),
     "timedelta_months": (lambda: np.array([1, 2], dtype="timedelta64[M]"), ["timedelta64[M]", "days"]),
     "void": (lambda: np.zeros(2, dtype="V4"), ["V4", "convert it"]),
-    "subarray_field": (lambda: np.zeros(2, dtype=[("m", "f8", (2,))]), ["field 'm'", "(2,)",
-                                                                        "scalar fields"]),
+    "subarray_field": (
+        lambda: np.zeros(2, dtype=[("m", "f8", (2,))]),
+        ["field 'm'", "(2,)", "scalar fields"],
+    ),
     "structured_2d": (lambda: np.zeros((2, 2), dtype=[("a", "i4")]), ["2 dimensions", "ravel()"]),
     "bad_utf8": (lambda: np.array([b"\xff"]), ["|S1", "UTF-8", "decode"]),
     "surrogate": (lambda: _frame(s=pd.Series(["\ud800"], dtype=object)), ["column 's'", "surrogate"]),
-    "categories_clash": (lambda: _frame(c=pd.Categorical([1, "1"])), ["column 'c' categories", "object",
-                                                                       ".astype(str)"]),
-    "object_element": (lambda: _frame(o=pd.Series([1, object()], dtype=object)),
-                       ["column 'o'", "element 1", "object", "register_converter"]),
+    "categories_clash": (
+        lambda: _frame(c=pd.Categorical([1, "1"])),
+        ["column 'c' categories", "object", ".astype(str)"],
+    ),
+    "object_element": (
+        lambda: _frame(o=pd.Series([1, object()], dtype=object)),
+        ["column 'o'", "element 1", "object", "register_converter"],
+    ),
     "bad_zone": (lambda: pd.Series(pd.to_datetime(["2020-01-01"]).tz_localize("dateutil/Europe/Paris")), []),
     "python_object": (lambda: object(), ["builtins.object", "register_converter"]),
     "dict_keys": (lambda: {1: 2}, ["dict keys must be str", "from_pairs"]),
-    "series_multiindex": (lambda: pd.Series([1, 2], index=pd.MultiIndex.from_tuples([("a", 1), ("b", 2)])),
-                          ["MultiIndex", "reset_index()"]),
+    "series_multiindex": (
+        lambda: pd.Series([1, 2], index=pd.MultiIndex.from_tuples([("a", 1), ("b", 2)])),
+        ["MultiIndex", "reset_index()"],
+    ),
 }
 
 

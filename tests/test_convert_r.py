@@ -80,6 +80,15 @@ def _nyc(*stamps: str | None) -> pd.Series:
     return pd.Series(pd.to_datetime(list(stamps)).tz_localize(NY))
 
 
+def _nan_strings(values: list[str | None]) -> pd.Series:
+    """A column of pandas 3's default string dtype (NaN for missing) where pandas has it (2.3 on)."""
+    try:
+        dtype = pd.StringDtype(na_value=np.nan)
+    except TypeError:  # pandas 2.2: object strings stand in
+        return pd.Series(values)
+    return pd.Series(values, dtype=dtype)
+
+
 CASES: dict[str, Callable[[], Any]] = {
     "np_bool": lambda: np.array([True, False, True]),
     "np_int8": lambda: np.array([1, -2, 3], dtype=np.int8),
@@ -173,8 +182,7 @@ CASES: dict[str, Callable[[], Any]] = {
         {
             "python": pd.array(["a", None], dtype="string[python]"),
             "pyarrow": pd.array(["b", None], dtype="string[pyarrow]"),
-            "default": pd.Series(["c", None], dtype=pd.StringDtype(na_value=np.nan))
-            if hasattr(pd.StringDtype(), "na_value") else pd.Series(["c", None]),
+            "default": _nan_strings(["c", None]),
         }
     ),
     "pd_category": lambda: pd.DataFrame(
@@ -215,8 +223,11 @@ CASES: dict[str, Callable[[], Any]] = {
         }
     ),
     "pd_object_mixed": lambda: pd.DataFrame(
-        {"k": np.array([1, 2, 3], dtype=np.int32), "m": pd.Series([1, "a", None], dtype=object),
-         "l": pd.Series([[1], {"a": 2}, None], dtype=object)}
+        {
+            "k": np.array([1, 2, 3], dtype=np.int32),
+            "m": pd.Series([1, "a", None], dtype=object),
+            "l": pd.Series([[1], {"a": 2}, None], dtype=object),
+        }
     ),
     "pd_index_str": lambda: pd.DataFrame({"a": [1, 2]}, index=["x", "y"]),
     "pd_index_int": lambda: pd.DataFrame({"a": [1, 2]}, index=[10, 20]),
@@ -236,8 +247,11 @@ CASES: dict[str, Callable[[], Any]] = {
     "pd_series_datetime_index": lambda: pd.Series([1, 2], index=pd.to_datetime(["2020-01-01", "2020-01-02"])),
     "pd_empty": lambda: pd.DataFrame(),
     "pd_zero_rows": lambda: pd.DataFrame(
-        {"a": pd.Series([], dtype="int64"), "b": pd.Series([], dtype=object),
-         "c": pd.Series([], dtype="string")}
+        {
+            "a": pd.Series([], dtype="int64"),
+            "b": pd.Series([], dtype=object),
+            "c": pd.Series([], dtype="string"),
+        }
     ),
     "pd_multiindex_cols": _multiindex,
     "pd_duplicate_cols": lambda: pd.DataFrame([[1, 2]], columns=["a", "a"]),
@@ -249,8 +263,11 @@ CASES: dict[str, Callable[[], Any]] = {
     "pd_index": lambda: pd.Index(["a", "b"]),
     "pd_range_index": lambda: pd.RangeIndex(3),
     "pd_arrow_int": lambda: pd.DataFrame(
-        {"x": pd.array([1, None], dtype="int64[pyarrow]"), "b": pd.array([True, None], dtype="bool[pyarrow]"),
-         "f": pd.array([0.5, None], dtype="double[pyarrow]")}
+        {
+            "x": pd.array([1, None], dtype="int64[pyarrow]"),
+            "b": pd.array([True, None], dtype="bool[pyarrow]"),
+            "f": pd.array([0.5, None], dtype="double[pyarrow]"),
+        }
     ),
     "py_dict_nested": lambda: {"a": 1, "b": [True, None], "c": {"d": "x"}},
     "py_dataclass": lambda: Item("p", 2.5, ["a", "b"]),

@@ -18,10 +18,28 @@ from rvalues.convert import ConversionWarning, from_numpy, from_pandas, to_numpy
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 NUMPY_DTYPES = [
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128", "U3",
-    "datetime64[D]", "datetime64[s]", "datetime64[ms]", "datetime64[us]",
-    "timedelta64[s]", "timedelta64[ms]", "timedelta64[us]",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "U3",
+    "datetime64[D]",
+    "datetime64[s]",
+    "datetime64[ms]",
+    "datetime64[us]",
+    "timedelta64[s]",
+    "timedelta64[ms]",
+    "timedelta64[us]",
 ]
 
 
@@ -124,8 +142,11 @@ def _column(dtype: str, n: int) -> st.SearchStrategy[Any]:
     if dtype.startswith("datetime64"):
         stamps = st.integers(-(2**40), 2**40).map(lambda s: pd.Timestamp(s * 1000, unit="us"))
         return st.lists(st.one_of(st.none(), stamps), min_size=n, max_size=n).map(
-            lambda v: pd.Series(pd.DatetimeIndex(v)).astype(dtype).array
-            if "," not in dtype else pd.Series(pd.DatetimeIndex(v).tz_localize("UTC")).astype(dtype).array
+            lambda v: (
+                pd.Series(pd.DatetimeIndex(v)).astype(dtype).array
+                if "," not in dtype
+                else pd.Series(pd.DatetimeIndex(v).tz_localize("UTC")).astype(dtype).array
+            )
         )
     if dtype == "timedelta64[ns]":
         return st.lists(st.one_of(st.none(), st.integers(-(2**40), 2**40)), min_size=n, max_size=n).map(
@@ -141,11 +162,40 @@ def _column(dtype: str, n: int) -> st.SearchStrategy[Any]:
 
 
 PANDAS_DTYPES = [
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint32", "float32", "float64",
-    "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Float32", "Float64",
-    "boolean", "string[python]", "string[pyarrow]", "str", "category", "ordered", "object", "object-mixed",
-    "datetime64[ns]", "datetime64[us]", "datetime64[ms]", "datetime64[s]",
-    "datetime64[ns, America/New_York]", "datetime64[us, UTC]", "timedelta64[ns]",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint32",
+    "float32",
+    "float64",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+    "Float32",
+    "Float64",
+    "boolean",
+    "string[python]",
+    "string[pyarrow]",
+    "str",
+    "category",
+    "ordered",
+    "object",
+    "object-mixed",
+    "datetime64[ns]",
+    "datetime64[us]",
+    "datetime64[ms]",
+    "datetime64[s]",
+    "datetime64[ns, America/New_York]",
+    "datetime64[us, UTC]",
+    "timedelta64[ns]",
 ]
 
 
@@ -193,7 +243,11 @@ def test_r_born_defaults() -> None:
 
     df = to_pandas(
         data_frame(
-            i=[1, None], b=[True, None], d=[1.5, None], s=["x", None], f=factor(["a", None]),
+            i=[1, None],
+            b=[True, None],
+            d=[1.5, None],
+            s=["x", None],
+            f=factor(["a", None]),
             day=as_date(["2020-01-02", None]),
         )
     )

@@ -250,7 +250,7 @@ def test_unknown_keys_are_reported_before_missing_ones() -> None:
         (
             datetime.datetime,
             "2024-05-01t12:30:00z",
-            datetime.datetime(2024, 5, 1, 12, 30, tzinfo=datetime.timezone.utc),
+            datetime.datetime(2024, 5, 1, 12, 30, tzinfo=datetime.UTC),
         ),
     ],
 )
@@ -385,7 +385,7 @@ def shaped(annotation: Any, odds: int) -> st.SearchStrategy[Any]:
         bool: st.booleans(),
         type(None): st.none(),
         datetime.date: st.dates().map(str) | st.from_regex(r"\d{4}-[01]\d-[0-3]\d", fullmatch=True),
-        datetime.datetime: st.datetimes(timezones=st.just(datetime.timezone.utc)).map(lambda d: d.isoformat())
+        datetime.datetime: st.datetimes(timezones=st.just(datetime.UTC)).map(lambda d: d.isoformat())
         | st.from_regex(DATE_TIME, fullmatch=True),
     }
     if annotation in simple:

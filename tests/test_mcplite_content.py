@@ -100,7 +100,7 @@ def test_content_resource_text_and_blob() -> None:
 
 
 def test_last_modified_accepts_a_datetime() -> None:
-    when = dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
+    when = dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
     block = mcplite.content_text("x", annotations={"last_modified": when})
     assert block.annotations.last_modified == "2025-01-02T03:04:05+00:00"
 

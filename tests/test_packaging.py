@@ -18,7 +18,6 @@ import pytest
 ROOT = Path(__file__).parent.parent
 
 
-
 def _project() -> dict[str, Any]:
     with (ROOT / "pyproject.toml").open("rb") as handle:
         return tomllib.load(handle)["project"]  # type: ignore[no-any-return]

@@ -148,8 +148,10 @@ def _flat_numpy_of(x: RValue) -> Any:
         return _python_objects(x)
     if x.r_type in ("logical", "integer"):
         na = data == NA_INTEGER
-        target = dtype if dtype is not None and dtype.kind in "biu" else (
-            np.bool_ if x.r_type == "logical" else np.int32
+        target = (
+            dtype
+            if dtype is not None and dtype.kind in "biu"
+            else (np.bool_ if x.r_type == "logical" else np.int32)
         )
         values = data.astype(target) if target != data.dtype else data
         if na.any():

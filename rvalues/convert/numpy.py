@@ -179,8 +179,11 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
 
 def _warn_rounded(present: np.ndarray, where: str) -> None:
     """Warn where integers past 2**53 have no exact double."""
-    big = present[(present > _EXACT) | (present < -_EXACT)] if present.dtype.kind == "i" else present[
-        present > _EXACT]
+    big = (
+        present[(present > _EXACT) | (present < -_EXACT)]
+        if present.dtype.kind == "i"
+        else present[present > _EXACT]
+    )
     rounded = big.astype(np.float64)
     limit = 2.0 ** (64 if big.dtype.kind == "u" else 63)
     with np.errstate(invalid="ignore"):
@@ -218,9 +221,7 @@ def _complexes(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     else:
         out = flat.astype(np.complex128)
         if flat.dtype.itemsize > 16 and (out.astype(flat.dtype) != flat).any():
-            warn(
-                f"{where}: {flat.dtype} values were rounded to double precision", PrecisionWarning
-            )
+            warn(f"{where}: {flat.dtype} values were rounded to double precision", PrecisionWarning)
     if _any(mask):
         out = out.copy() if out is flat else out
         out.real[mask] = NA_REAL

@@ -120,9 +120,7 @@ def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
     return out
 
 
-def _by_kinds(
-    flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, nan: np.ndarray
-) -> RValue:
+def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, nan: np.ndarray) -> RValue:
     n = len(flat)
     if nan.any() and kinds <= {"int", "float", "complex"}:
         flat = flat.copy()
@@ -191,8 +189,10 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
                 raise RValueError(
                     f"{where}: an int lies beyond the largest double (about 1.8e308), so R cannot hold it"
                 ) from None
-            warn(f"{where}: integers beyond 64 bits do not fit R's integer range; converted to double",
-                 IntegerOverflowWarning)
+            warn(
+                f"{where}: integers beyond 64 bits do not fit R's integer range; converted to double",
+                IntegerOverflowWarning,
+            )
             if (out.astype(object) != filled).any():  # Python compares int and float exactly
                 warn(f"{where}: integers beyond 64 bits were rounded to the nearest double", PrecisionWarning)
             out[hard] = NA_REAL

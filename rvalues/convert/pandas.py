@@ -54,8 +54,19 @@ from rvalues.model.strings import check_strings, shorten
 from rvalues.model.vectors import Character, Integer, Logical
 
 _FACTOR = Character(["factor"])
-_MASKED = (pd.BooleanDtype, pd.Float32Dtype, pd.Float64Dtype, pd.Int8Dtype, pd.Int16Dtype, pd.Int32Dtype,
-           pd.Int64Dtype, pd.UInt8Dtype, pd.UInt16Dtype, pd.UInt32Dtype, pd.UInt64Dtype)
+_MASKED = (
+    pd.BooleanDtype,
+    pd.Float32Dtype,
+    pd.Float64Dtype,
+    pd.Int8Dtype,
+    pd.Int16Dtype,
+    pd.Int32Dtype,
+    pd.Int64Dtype,
+    pd.UInt8Dtype,
+    pd.UInt16Dtype,
+    pd.UInt32Dtype,
+    pd.UInt64Dtype,
+)
 _ORDERED = Character(["ordered", "factor"])
 
 
@@ -187,8 +198,12 @@ def _arrow(values: Any, where: str) -> RValue:
         return _strings(values, where)
     if pa.types.is_boolean(pa_type) or pa.types.is_integer(pa_type) or pa.types.is_floating(pa_type):
         numpy_dtype = np.dtype(values.dtype.numpy_dtype)
-        nullable = "boolean" if numpy_dtype.kind == "b" else (
-            ("UInt" + numpy_dtype.name[4:]) if numpy_dtype.kind == "u" else numpy_dtype.name.capitalize()
+        nullable = (
+            "boolean"
+            if numpy_dtype.kind == "b"
+            else (
+                ("UInt" + numpy_dtype.name[4:]) if numpy_dtype.kind == "u" else numpy_dtype.name.capitalize()
+            )
         )
         return column(values.astype(nullable), where)
     if pa.types.is_date(pa_type):

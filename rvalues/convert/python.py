@@ -176,8 +176,10 @@ def big_int(value: int, where: str) -> float:
     )
     nearest = float(value)
     if abs(value) > _EXACT and int(nearest) != value:
-        warn(f"{where}: the int {value} beyond 2**53 was rounded to the nearest double ({nearest!r})",
-             PrecisionWarning)
+        warn(
+            f"{where}: the int {value} beyond 2**53 was rounded to the nearest double ({nearest!r})",
+            PrecisionWarning,
+        )
     return nearest
 
 

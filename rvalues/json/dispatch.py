@@ -113,7 +113,7 @@ _EXACT = {"numeric", "character", "logical", "list", "matrix", "array", "complex
 # what to do about jsonlite's error, for classes a Python value often converts to (a note on the
 # exception, so that its message stays jsonlite's own)
 _REMEDIES = {
-    "difftime": "convert durations to numbers first (as.numeric(x, units = \"secs\") in R; "
+    "difftime": 'convert durations to numbers first (as.numeric(x, units = "secs") in R; '
     "Series.dt.total_seconds() in pandas)",
 }
 

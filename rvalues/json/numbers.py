@@ -151,14 +151,26 @@ def _finite_tokens(
     return out
 
 
+def _drop_leading(strings: np.ndarray, n: int) -> np.ndarray:
+    """A numpy ``U`` array's strings without their first ``n`` characters (``np.strings.slice``,
+    which numpy 2.0 to 2.2 lack).
+
+    >>> _drop_leading(np.array(["  1", "  2.5"]), 2).tolist()
+    ['1', '2.5']
+    """
+    width = strings.dtype.itemsize // 4
+    if width <= n:
+        return np.zeros(len(strings), dtype="U1")
+    codes = np.ascontiguousarray(strings).view(np.uint32).reshape(len(strings), width)[:, n:]
+    return np.ascontiguousarray(codes).view(f"U{width - n}").reshape(len(strings))
+
+
 def _always_decimal(tokens: np.ndarray, where: np.ndarray, prefix: str = "") -> None:
     if not where.any():
         return
-    sub = (
-        np.strings.slice(tokens[where].astype(str), len(prefix), None)
-        if prefix
-        else tokens[where].astype(str)
-    )
+    sub = tokens[where].astype(str)
+    if prefix:
+        sub = _drop_leading(sub, len(prefix))
     plain = (np.strings.find(sub, ".") < 0) & (np.strings.find(sub, "e") < 0)
     if plain.any():
         idx = np.flatnonzero(where)[plain]

@@ -100,6 +100,7 @@ R's jsonlite writes a few hundred levels before its C stack runs out; 100 leaves
 Python stack of the code that walks a value (printing, JSON, ``identical``, pickling).
 """
 
+
 def _pairs(pairs: Any, what: str) -> list[tuple[Any, Any]]:
     """``pairs`` as a list of (name, value) 2-tuples, or a TypeError naming the first misfit."""
     if isinstance(pairs, (str, bytes, Mapping)) or not isinstance(pairs, Iterable):
