@@ -160,7 +160,9 @@ def main() -> None:
         if r is None:
             return "n/a"
         theirs = r[k]["seconds"] * scale
-        return f"{fmt(theirs)}: **{theirs / ours:.1f}x faster**"
+        if theirs >= ours:
+            return f"{fmt(theirs)}: **{theirs / ours:.1f}x faster**"
+        return f"{fmt(theirs)}: **{ours / theirs:.1f}x slower**"
 
     # small payloads, per call
     small = per_call(lambda: mcplite.tool_result(structured_content=frame3), args.calls)
