@@ -25,7 +25,9 @@ def load_corpus() -> list[dict[str, Any]]:
 
 @pytest.fixture
 def utc() -> Iterator[None]:
-    """Run with the process time zone set to UTC, as the corpus was generated."""
+    """Run with the process time zone set to UTC, as the corpus was generated: the one switch of
+    the suite. ``TZ`` and the C library's zone (``time.tzset``) are put back afterwards, even when
+    the test fails."""
     old = os.environ.get("TZ")
     os.environ["TZ"] = "UTC"
     time.tzset()

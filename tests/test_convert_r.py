@@ -319,12 +319,7 @@ def test_every_case_has_both_sides() -> None:
     assert set(CASES) == set(R_CASES)
 
 
-@pytest.fixture(autouse=True)
-def _utc(monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
-
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -86,10 +86,7 @@ def _frame() -> rvalues.DataFrame:
 
 @pytest.mark.r
 @pytest.mark.parametrize("index", range(len(BAD_OPTIONS) + len(GOOD_OPTIONS)))
-def test_options_against_r(
-    index: int, r_answers: list[dict[str, str]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("TZ", "UTC")
+def test_options_against_r(index: int, r_answers: list[dict[str, str]], utc: None) -> None:
     _, ours = (BAD_OPTIONS + GOOD_OPTIONS)[index]
     want = r_answers[index]
     if "error" in want:

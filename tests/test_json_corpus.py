@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import time
 import warnings
 from pathlib import Path
 
@@ -34,17 +32,7 @@ PAIRS = [
 ]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def utc_zone():
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if old is None:
-        del os.environ["TZ"]
-    else:
-        os.environ["TZ"] = old
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc")
 
 
 @pytest.mark.parametrize(("case", "expected"), PAIRS)

@@ -13,7 +13,6 @@ import math
 import os
 import shutil
 import subprocess
-import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -742,7 +741,7 @@ def ours(case: dict[str, Any]) -> dict[str, str]:
         return {"error": str(err)}
 
 
-def test_differential(tmp_path: Path) -> None:
+def test_differential(tmp_path: Path, utc: None) -> None:
     cases = collect(N_EXAMPLES) + REGRESSIONS + long_cases()
     (tmp_path / "cases.json").write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
     (tmp_path / "run.R").write_text(R_SCRIPT)
@@ -760,21 +759,11 @@ def test_differential(tmp_path: Path) -> None:
         capture_output=True,
     )
     expected = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    try:
-        mismatches = []
-        for case, want in zip(cases, expected):
-            got = ours(case)
-            if got != want:
-                mismatches.append((case, want, got))
-    finally:
-        if old is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = old
-        time.tzset()
+    mismatches = []
+    for case, want in zip(cases, expected):
+        got = ours(case)
+        if got != want:
+            mismatches.append((case, want, got))
     errors = sum("error" in w for w in expected)
     print(
         f"differential: {len(cases)} cases compared with jsonlite ({errors} of them R errors), "

@@ -13,12 +13,10 @@ import numpy as np
 from rvalues.construct.classed import as_vector
 from rvalues.errors import RValueError
 from rvalues.model.coerce import na_of
-from rvalues.model.elements import read_only
+from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.lists import NULL
 from rvalues.model.strings import shorten
 from rvalues.model.vectors import Integer
-
-INT_MAX = 2**31 - 1
 
 
 def _vector_of(values: Any, what: str) -> Any:

@@ -46,8 +46,10 @@ import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.classes import explicit_class
 from rvalues.model.frames import is_compact
 from rvalues.model.na import NA_INTEGER, real_is_na
+from rvalues.model.timezones import local_zone_name, tzone_of, zone
 
 if TYPE_CHECKING:
     from rvalues.model.vectors import Vector
@@ -75,11 +77,6 @@ def origin_of(value: RValue) -> dict[str, Any]:
     if entry is None or entry[0]() is not value:
         return {}
     return entry[1]
-
-
-def _classes(x: RValue) -> tuple[str, ...]:
-    cls = x.attributes.get("class")
-    return () if cls is None else tuple(cls.data.tolist())
 
 
 _UNIT_SECONDS = {"secs": 1.0, "mins": 60.0, "hours": 3600.0, "days": 86400.0, "weeks": 604800.0}
@@ -120,7 +117,7 @@ def _flat_numpy_of(x: RValue) -> Any:
     origin = dict(origin_of(x))
     if not isinstance(origin.get("dtype"), np.dtype):
         origin.pop("dtype", None)  # pandas extension dtypes are restored by to_pandas
-    classes = _classes(x)
+    classes = explicit_class(x.attributes)
     data = x.data
     if x.r_type == "list":
         out = np.empty(len(data), dtype=object)
@@ -185,7 +182,7 @@ def to_numpy(x: RValue) -> Any:
         raise RValueError(f"to_numpy: expected an R value, not {type(x).__name__}")
     if x.r_type == "NULL":
         return np.array([], dtype=object)
-    if "data.frame" in _classes(x):
+    if "data.frame" in explicit_class(x.attributes):
         return _frame_to_records(x)
     flat = _flat_numpy(x)
     dim = x.dim
@@ -232,7 +229,7 @@ def to_python(x: RValue) -> Any:
     """
     if x.r_type == "NULL":
         return None
-    classes = _classes(x)
+    classes = explicit_class(x.attributes)
     if x.r_type == "list" and "data.frame" not in classes:
         items = [to_python(v) for v in x.data]
         names = x.names
@@ -257,18 +254,15 @@ def to_python(x: RValue) -> Any:
 
 
 def _dates_as_python(x: RValue) -> list[Any]:
-    from rvalues.model.timezones import zone
-
     data = np.asarray(x.data)
     na = np.isnan(data)
     out: list[Any] = []
-    if "Date" in _classes(x):
+    if "Date" in explicit_class(x.attributes):
         epoch = dt.date(1970, 1, 1)
         for v, missing in zip(data.tolist(), na.tolist()):
             out.append(None if missing else epoch + dt.timedelta(days=int(np.floor(v))))
         return out
-    tzone = x.attributes.get("tzone")
-    tz = zone(tzone.data[0] if tzone is not None and len(tzone) else "")
+    tz = zone(tzone_of(x.attributes))
     for v, missing in zip(data.tolist(), na.tolist()):
         out.append(None if missing else dt.datetime.fromtimestamp(v, dt.UTC).astimezone(tz))
     return out
@@ -311,17 +305,12 @@ def _series_values(x: RValue, pd: Any) -> Any:
 
 
 def _default_values(x: RValue, pd: Any) -> Any:
-    classes = _classes(x)
+    classes = explicit_class(x.attributes)
     if "factor" in classes:
         levels = x.attributes["levels"].data.tolist()
         return pd.Categorical.from_codes(_codes(x), categories=levels, ordered="ordered" in classes)
     if "POSIXct" in classes:
-        tzone = x.attributes.get("tzone")
-        tz = tzone.data[0] if tzone is not None and len(tzone) else ""
-        if not tz:
-            from rvalues.model.timezones import local_zone_name
-
-            tz = local_zone_name()
+        tz = tzone_of(x.attributes) or local_zone_name()
         return pd.DatetimeIndex(_flat_numpy(x)).tz_localize("UTC").tz_convert(tz).array
     if "Date" in classes:
         return _flat_numpy(x).astype("datetime64[s]")
@@ -355,7 +344,7 @@ def _str_default(version: str) -> bool:
 
 def _restore_extension(x: RValue, dtype: Any, pd: Any) -> Any:
     """The recorded nullable / string / tz-aware / categorical / arrow dtype's array, or None."""
-    classes = _classes(x)
+    classes = explicit_class(x.attributes)
     if isinstance(dtype, pd.CategoricalDtype):
         return pd.Categorical.from_codes(_codes(x), dtype=dtype) if "factor" in classes else None
     if isinstance(dtype, pd.DatetimeTZDtype):
@@ -385,7 +374,7 @@ def to_pandas(x: RValue) -> Any:
     if not isinstance(x, RValue):
         raise RValueError(f"to_pandas: expected an R value, not {type(x).__name__}")
     origin = origin_of(x)
-    if "data.frame" in _classes(x):
+    if "data.frame" in explicit_class(x.attributes):
         return _frame(x, pd, origin)
     if x.r_type == "NULL":
         return pd.Series([], dtype=object)
@@ -412,7 +401,7 @@ def _frame(x: RValue, pd: Any, origin: dict[str, Any]) -> Any:
     names = x.attributes["names"].data.tolist()
     arrays = []
     for name, col in zip(names, x.data):
-        if "data.frame" in _classes(col) or col.attributes.get("dim") is not None:
+        if "data.frame" in explicit_class(col.attributes) or col.attributes.get("dim") is not None:
             raise RValueError(
                 f"to_pandas: column {name!r} is a data frame or a matrix, which a pandas column cannot hold; "
                 "split it into columns first"

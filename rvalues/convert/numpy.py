@@ -33,14 +33,13 @@ from rvalues.convert.back import remember
 from rvalues.convert.python import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.elements import read_only
+from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.storage import freeze, owned
 from rvalues.model.strings import check_unicode_array, shorten
 from rvalues.model.vectors import Character, Complex, Double, Integer, Logical
 
-INT_MAX = 2**31 - 1
 _EXACT = 2**53
 _DATE_UNITS = ("Y", "M", "W", "D")
 _DATE_CLASS = Character(["Date"])

@@ -41,6 +41,7 @@ from rvalues.model.base import RValue
 from rvalues.model.elements import read_only
 from rvalues.model.lists import List
 from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.model.timezones import tzone_name
 from rvalues.model.vectors import Character, Complex, Double, Logical
 
 _KIND_CACHE: dict[type, str] = {}
@@ -211,17 +212,6 @@ def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
     return Date._wrap(read_only(days), {"class": _DATE_CLASS})
 
 
-def _zone_key(value: dt.datetime) -> str | None:
-    """The IANA name of an aware datetime's zone; "UTC" for UTC; None for naive or fixed offsets."""
-    tz = value.tzinfo
-    if tz is None:
-        return None
-    key = getattr(tz, "key", None) or getattr(tz, "zone", None)
-    if isinstance(key, str):
-        return "UTC" if key in ("UTC", "Etc/UTC", "GMT") else key
-    return "UTC" if value.utcoffset() == dt.timedelta(0) and tz in (dt.UTC,) else ""
-
-
 def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
     from rvalues.convert.numpy import datetimes
     from rvalues.model.classed import POSIXct
@@ -233,12 +223,12 @@ def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
         return datetimes(stamps, hard, where)
     if not aware.all():
         return _as_list(flat, hard, where)
-    keys = set(np.frompyfunc(_zone_key, 1, 1)(present).tolist())
-    key = keys.pop() if len(keys) == 1 else ""
+    zones = {id(tz): tz for tz in np.frompyfunc(lambda v: v.tzinfo, 1, 1)(present).tolist()}
+    names = {tzone_name(tz, where) for tz in zones.values()}
     secs = _filled(flat, hard, None)
     out = np.frompyfunc(lambda v: np.nan if v is None else v.timestamp(), 1, 1)(secs).astype(np.float64)
     out[hard] = NA_REAL
-    tzone = Character([key or "UTC"])
+    tzone = Character([names.pop() if len(names) == 1 else "UTC"])
     return POSIXct._wrap(read_only(out), {"class": Character(["POSIXct", "POSIXt"]), "tzone": tzone})
 
 

@@ -9,7 +9,8 @@ Column dtypes (missing values become the NA of the column's R type):
 - ``string`` (python or pyarrow storage) and pandas 3's ``str``: character, missing -> NA;
 - ``category``: factor (``ordered`` kept), levels are R's ``as.character`` of the categories;
 - ``datetime64[unit]``: POSIXct with tzone "UTC"; ``datetime64[unit, tz]``: POSIXct with tzone the
-  zone's IANA name (fixed offsets: "UTC"); ``timedelta64``: difftime in seconds;
+  zone's IANA name as spelled, as in R ("Etc/GMT" stays "Etc/GMT"; fixed offsets: "UTC");
+  ``timedelta64``: difftime in seconds;
 - ``object``: inferred (:mod:`rvalues.convert.objects`), mixed -> list column;
 - ArrowDtype columns of strings, booleans, integers, floats, timestamps, durations (difftime), dates
   (Date) and decimals (double, rounded to the nearest) as their pandas equivalents;
@@ -45,12 +46,14 @@ from rvalues.convert.back import remember
 from rvalues.convert.numpy import convert_flat, datetimes, make_frame
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER
 from rvalues.model.storage import freeze, owned
 from rvalues.model.strings import check_strings, shorten
+from rvalues.model.timezones import tzone_name, utc_abbreviation
 from rvalues.model.vectors import Character, Integer, Logical
 
 _FACTOR = Character(["factor"])
@@ -244,8 +247,7 @@ def _categorical(values: Any, where: str) -> RValue:
 def _as_character(index: pd.Index, where: str) -> Character:
     """R's ``as.character`` of an index's values (levels, names, row names)."""
     value = column(index, where)
-    class_attribute = value.attributes.get("class")
-    classes = () if class_attribute is None else tuple(class_attribute.data.tolist())
+    classes = explicit_class(value.attributes)
     if "Date" in classes:
         text = np.datetime_as_string(np.asarray(index, dtype="datetime64[D]"), unit="D").astype(object)
         text[np.asarray(pd.isna(index))] = None
@@ -267,29 +269,7 @@ def _aware(values: Any, where: str) -> RValue:
     dtype = values.dtype
     array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     naive = np.asarray(array.tz_convert("UTC").tz_localize(None))
-    return datetimes(naive, None, where, Character([zone_key(dtype.tz, where)]))
-
-
-def zone_key(tz: Any, where: str = "value") -> str:
-    """The IANA name R needs for a zone: zoneinfo's key, pytz's zone, "UTC" for UTC and fixed offsets."""
-    key = getattr(tz, "key", None) or getattr(tz, "zone", None)
-    if not isinstance(key, str):
-        filename = getattr(tz, "_filename", None)  # dateutil
-        if isinstance(filename, str) and "zoneinfo/" in filename:
-            key = filename.split("zoneinfo/", 1)[1]
-        elif isinstance(filename, str) and "/" not in filename and filename:
-            key = filename
-    if isinstance(key, str) and key:
-        from rvalues.model.timezones import zone
-
-        if key in ("UTC", "Etc/UTC", "GMT", "Etc/GMT", "UCT", "Zulu"):
-            return "UTC"
-        try:
-            zone(key)
-        except RValueError:
-            raise RValueError(f"{where}: time zone {shorten(key)} is not an IANA zone R knows") from None
-        return key
-    return "UTC"  # datetime.timezone / pytz.FixedOffset: instants are kept, shown in UTC
+    return datetimes(naive, None, where, Character([tzone_name(dtype.tz, where)]))
 
 
 # -- Series and DataFrame -----------------------------------------------------------------------
@@ -368,7 +348,7 @@ def _datetime_text(index: pd.Index) -> Character:
     """R 4.2.2's ``as.character`` of POSIXct: "%Y-%m-%d" when every time is midnight, else
     "%Y-%m-%d %H:%M:%S" (fractions of a second dropped), in the value's zone (naive: UTC)."""
     stamps = pd.DatetimeIndex(index)
-    if stamps.tz is not None and zone_key(stamps.tz) == "UTC":
+    if stamps.tz is not None and utc_abbreviation(tzone_name(stamps.tz)) is not None:
         stamps = stamps.tz_convert("UTC")
     present = stamps[~stamps.isna()]
     midnight = bool((present == present.normalize()).all())

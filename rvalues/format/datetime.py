@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.model.elements import INT_MAX
 from rvalues.model.na import real_is_na
-from rvalues.model.timezones import local_zone_name, zone
+from rvalues.model.timezones import local_zone_name, utc_abbreviation, zone
 
 _TWO = np.array([f"{i:02d}" for i in range(100)])
-_UTC_NAMES = frozenset({"UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/UCT", "UCT", "Etc/Universal", "Zulu"})
 _CYCLE = 146097 * 86400  # 400 Gregorian years: the calendar, weekdays included, repeats
 _LOW, _HIGH = -62135596800 + 2 * 86400, 253402300799 - 2 * 86400  # what datetime can hold
 _NS_LOW, _NS_HIGH = -9223372036, 9223372035  # what pandas' nanosecond timestamps can hold
@@ -104,14 +104,14 @@ def format_date(days: np.ndarray) -> np.ndarray:
     ok = _non_finite(days, out)
     if ok.any():
         vals = days[ok]
-        if (np.abs(vals) > 2147483647).any():
+        if (np.abs(vals) > INT_MAX).any():
             out[ok] = format_posixct(vals * 86400, "UTC", "string")
         else:
             out[ok] = ymd(np.floor(vals).astype(np.int64)).astype(object)
     return out
 
 
-def _zone_key(tzone: str | None) -> Any:
+def _display_zone(tzone: str | None) -> Any:
     """The zone R displays a ``tzone`` in; an unknown name is UTC, as R falls back (with a warning)."""
     try:
         return zone(tzone)
@@ -121,7 +121,7 @@ def _zone_key(tzone: str | None) -> Any:
 
 def utc_offsets(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
     """UTC offsets (seconds) of whole-second instants in the zone R would display them in."""
-    tz = _zone_key(tzone)
+    tz = _display_zone(tzone)
     key = getattr(tz, "key", None)
     if key == "UTC":
         return np.zeros(len(seconds), dtype=np.int64)
@@ -149,10 +149,10 @@ def _each_instant(seconds: np.ndarray, tz: Any, read: Any) -> np.ndarray:
 
 def _abbreviations(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
     """The zone abbreviation R prints after each date-time (``usetz``), e.g. "EST"."""
-    name = tzone or local_zone_name()
-    if name in _UTC_NAMES:
-        return np.full(len(seconds), "GMT" if name == "GMT" else "UTC", dtype=object)
-    return _each_instant(seconds, _zone_key(tzone), lambda t: t.tzname() or "")
+    abbreviation = utc_abbreviation(tzone or local_zone_name())
+    if abbreviation is not None:
+        return np.full(len(seconds), abbreviation, dtype=object)
+    return _each_instant(seconds, _display_zone(tzone), lambda t: t.tzname() or "")
 
 
 def local_fields(seconds: np.ndarray, tzone: str | None) -> tuple[np.ndarray, np.ndarray]:

@@ -20,7 +20,9 @@ from rvalues.format.datetime import (
 )
 from rvalues.json.context import Ctx
 from rvalues.json.pretty import collapse
+from rvalues.model.elements import INT_MAX
 from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.model.timezones import tzone_of
 
 
 def _character(values: np.ndarray, names: Any = None) -> Any:
@@ -68,7 +70,7 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
             bare = Integer._wrap(x.data) if names is None else Integer._wrap(x.data, {"names": names})
             return encode(bare, child)
         return encode(_double(x.data, names), child)
-    if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > 2147483647).any():
+    if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > INT_MAX).any():
         return encode(_character(format_date(data), names), child)
     from rvalues.json.atomic import encode_coded_strings
 
@@ -108,7 +110,7 @@ def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:
         # R's as.POSIXct: mktime() of the whole seconds, then the fraction added last
         local = days * 86400 + col("hour") * 3600 + col("min") * 60 + whole_sec
         fraction = sec - whole_sec
-    tzone = _tzone(x)
+    tzone = tzone_of(x.attributes)
     if "gmtoff" in fields:
         off = col("gmtoff")
         if not np.isnan(off).any():
@@ -120,11 +122,6 @@ def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:
     return (local - off) + fraction, tzone
 
 
-def _tzone(x: Any) -> str | None:
-    tzone = x.attributes.get("tzone")
-    return None if tzone is None or not len(tzone.data) else tzone.data[0]
-
-
 def encode_posixt(x: Any, ctx: Ctx) -> Any:
     """POSIXt="string"/"ISO8601" (in the value's zone), "epoch" (ms) or "mongo" ({"$date": ms})."""
     from rvalues.json.dispatch import encode
@@ -134,7 +131,7 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
         names = None
     else:
         seconds = np.asarray(x.data, dtype=np.float64)
-        tzone, names = _tzone(x), x.attributes.get("names")
+        tzone, names = tzone_of(x.attributes), x.attributes.get("names")
     if ctx.posixt == "mongo":
         return _mongo(seconds, ctx.but(prefix=None), names)
     if ctx.posixt == "epoch":

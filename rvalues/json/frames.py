@@ -26,6 +26,8 @@ from rvalues.json.pretty import (
     small_array_rows,
     small_object_rows,
 )
+from rvalues.model.classes import explicit_class
+from rvalues.model.elements import INT_MAX
 
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -181,12 +183,12 @@ def _sliceable(column: Any) -> bool:
     the same tokens (POSIXct and complex formats are chosen for a whole column: not these)."""
     if column.r_type not in _ROW_WISE_TYPES or "dim" in column.attributes:
         return False
-    classes = column.attributes.get("class")
-    if classes is None:
+    classes = explicit_class(column.attributes)
+    if not classes:
         return True
-    if not set(classes.data.tolist()) <= _ROW_WISE_CLASSES:
+    if not set(classes) <= _ROW_WISE_CLASSES:
         return False
-    return not (column.inherits("Date") and (np.abs(column.data) > 2147483647).any())
+    return not (column.inherits("Date") and (np.abs(column.data) > INT_MAX).any())
 
 
 def _rows_of(column: Any, start: int, stop: int) -> Any:

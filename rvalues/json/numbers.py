@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rvalues.model.elements import INT_MAX
 from rvalues.model.na import NA_INTEGER, real_is_na
 
 NA_MODES = ("string", "null", "NA")
@@ -137,7 +138,7 @@ def _finite_tokens(
         out[:] = format_g(values, sig if sig >= 0 else 6, prefix)
         return out
     mag = np.abs(values)
-    fixed = (mag < 2147483647) & (mag > 1e-5) if -1 < precision < 10 else np.zeros(len(values), bool)
+    fixed = (mag < INT_MAX) & (mag > 1e-5) if -1 < precision < 10 else np.zeros(len(values), bool)
     if fixed.any():
         out[fixed] = _fixed(values[fixed], precision, prefix)
     rest = ~fixed
@@ -251,7 +252,7 @@ def _small(
         elif use_signif:
             sig = math.ceil(min(15, precision))
             text = "%.*g" % (sig if sig >= 0 else 6, val)
-        elif -1 < precision < 10 and 1e-5 < abs(val) < 2147483647:
+        elif -1 < precision < 10 and 1e-5 < abs(val) < INT_MAX:
             text = _fixed_one(val, precision)
         else:
             logs = math.log10(abs(val)) if val else -math.inf

@@ -31,6 +31,7 @@ from rvalues.json.numbers import format_many, int_to_char, num_to_char
 from rvalues.json.options import JsonOptions
 from rvalues.json.strings import escape_array
 from rvalues.model.base import RValue
+from rvalues.model.elements import INT_MAX
 from rvalues.model.lists import MAX_DEPTH
 from rvalues.model.strings import clip
 
@@ -39,7 +40,6 @@ Leaf = Callable[[Any, str], RValue]
 
 Where = Callable[[int], str]
 
-_INT_MIN, _INT_MAX = -(2**31) + 1, 2**31 - 1
 _SCALARS = (bool, int, float, str, type(None))
 
 
@@ -128,14 +128,14 @@ def _scalars(kind: type, values: Sequence[Any], ctx: Ctx, leaf: Leaf, where: Whe
 
 
 def _ints(values: Sequence[Any], ctx: Ctx, leaf: Leaf, where: Where) -> list[str]:
-    if _INT_MIN <= min(values) and max(values) <= _INT_MAX:
+    if -INT_MAX <= min(values) and max(values) <= INT_MAX:
         # R's "%d" of an integer is Python's str() of the int
         return _boxed(list(map(int.__repr__, values)), ctx)
     try:
         data = np.array(values, dtype=np.int64)
     except OverflowError:
         return _general(values, ctx, leaf, where)
-    fits = (data >= _INT_MIN) & (data <= _INT_MAX)
+    fits = (data >= -INT_MAX) & (data <= INT_MAX)
     if fits.all():
         return _boxed(int_to_char(data.astype(np.int32), ctx.na or "string").tolist(), ctx)
     # ints beyond R's integer range are doubles: the general path writes them

@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from rvalues.model.lists import List
+from rvalues.model.timezones import tzone_of
 from rvalues.model.vectors import Character, Double, Integer
 
 
@@ -72,8 +73,7 @@ class POSIXct(Double):
     @property
     def tzone(self) -> str | None:
         """The ``tzone`` attribute's first element, or None where it is absent."""
-        tzone = self.attributes.get("tzone")
-        return None if tzone is None or not len(tzone) else tzone.data[0]
+        return tzone_of(self.attributes)
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.model.na import NA_INTEGER
 
 if TYPE_CHECKING:
     from rvalues.model.base import RValue
@@ -62,7 +63,7 @@ def check_class_invariants(r_type: str, data: Any, attributes: Mapping[str, RVal
         levels = attributes.get("levels")
         if levels is not None:
             codes = np.asarray(data)
-            valid = codes != np.int32(-(2**31))
+            valid = codes != NA_INTEGER
             if valid.any() and (codes[valid].min() < 1 or codes[valid].max() > len(levels.data)):
                 raise RValueError(
                     f"factor codes must lie in 1..{len(levels.data)} (the number of levels) or be NA"

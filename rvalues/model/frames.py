@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.model.classes import explicit_class
 from rvalues.model.na import NA_INTEGER
 
 
@@ -46,8 +47,7 @@ def expanded_row_names(row_names: Any) -> Any:
 def column_length(column: Any) -> int:
     """The number of rows a data-frame column fills (matrix columns: their row count)."""
     attributes = column.attributes
-    cls = attributes.get("class")
-    if column.r_type == "list" and cls is not None and "data.frame" in cls.data.tolist():
+    if column.r_type == "list" and "data.frame" in explicit_class(attributes):
         row_names = attributes.get("row.names")
         return (
             len(column.data[0])

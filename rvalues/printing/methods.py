@@ -24,6 +24,7 @@ import numpy as np
 from rvalues.format.datetime import format_date, format_posixct
 from rvalues.format.strings import display_width, encode_string
 from rvalues.model.na import NA_INTEGER
+from rvalues.model.timezones import tzone_of
 from rvalues.printing import options
 from rvalues.printing.core import print_default
 from rvalues.printing.frame import print_data_frame
@@ -112,8 +113,7 @@ def _print_times(x: Any, fmt: Callable[[Any], np.ndarray]) -> list[str]:
 
 def tzone(x: Any) -> str:
     """The ``tzone`` attribute's first element, or ``""`` (the local zone)."""
-    tz = strings(x.attributes.get("tzone"))
-    return tz[0] if tz and tz[0] is not None else ""
+    return tzone_of(x.attributes) or ""
 
 
 def print_difftime(x: Any, rest: tuple[str, ...] = ()) -> list[str]:

@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.model.classes import explicit_class
 from rvalues.model.na import NA_INTEGER
 
 
 def classes(x: Any) -> tuple[str, ...]:
     """The class attribute (R's ``oldClass``), or an empty tuple."""
-    cls = x.attributes.get("class")
-    return () if cls is None else tuple(cls.data.tolist())
+    return explicit_class(x.attributes)
 
 
 def strings(x: Any) -> list[str | None] | None:
