@@ -26,6 +26,7 @@ from rvalues.convert import (
     as_r,
     from_numpy,
     from_pandas,
+    register_converter,
     to_numpy,
     to_pandas,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "matrix",
     "r_class",
     "r_list",
+    "register_converter",
     "register_hooks",
     "signif",
     "to_data",

@@ -2,6 +2,7 @@
 
 ``as_r(obj)`` is the entry point; ``from_numpy`` and ``from_pandas`` are the explicit forms, and
 ``to_numpy`` / ``to_pandas`` the way back. pandas is imported only when a pandas object is converted.
+``register_converter(kind, convert)`` teaches ``as_r`` a type of one's own.
 
 >>> import numpy as np
 >>> from_numpy(np.array([1, 2])).data.tolist()
@@ -19,6 +20,7 @@ from rvalues.convert.python import (
     IntegerOverflowWarning,
     PrecisionWarning,
     as_r,
+    has_converter,
     register_converter,
 )
 from rvalues.model.base import RValue
@@ -43,6 +45,7 @@ __all__ = [
     "as_r",
     "from_numpy",
     "from_pandas",
+    "has_converter",
     "register_converter",
     "to_numpy",
     "to_pandas",

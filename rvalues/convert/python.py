@@ -21,12 +21,12 @@ import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.elements import read_only
+from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.lists import MAX_DEPTH, NULL, List
 from rvalues.model.strings import shorten
+from rvalues.model.timezones import tzone_name
 from rvalues.model.vectors import Character, Complex, Double, Integer, Logical, Raw
 
-INT_MAX = 2**31 - 1
 _EXACT = 2**53
 _DOUBLE_MAX = float(np.finfo(np.float64).max)
 
@@ -63,9 +63,76 @@ def warn(message: str, category: type[Warning]) -> None:
 _EXTRA_CONVERTERS: list[tuple[Callable[[Any], bool], Callable[[Any], RValue]]] = []
 
 
-def register_converter(predicate: Callable[[Any], bool], convert: Callable[[Any], RValue]) -> None:
-    """Teach :func:`as_r` a new kind of Python object (checked before the built-in kinds)."""
-    _EXTRA_CONVERTERS.insert(0, (predicate, convert))
+def register_converter(
+    kind: type | tuple[type, ...] | Callable[[Any], bool], convert: Callable[[Any], Any]
+) -> Callable[[], None]:
+    """Teach :func:`as_r` a kind of Python object; returns a function that removes the converter again.
+
+    ``kind`` is a class or a tuple of classes (their subclasses' instances match too) or a predicate
+    ``kind(obj) -> bool``. ``convert(obj)`` returns an R value, or anything ``as_r`` takes (converted
+    in turn). Converters are tried newest first, before the built-in kinds, wherever ``as_r`` runs:
+    inside lists and dicts, and for each element of object columns of mixed or unknown kinds.
+    Registration is global to the process (register at import time).
+
+    >>> from fractions import Fraction
+    >>> remove = register_converter(Fraction, float)
+    >>> as_r([Fraction(1, 4)])
+    [[1]]
+    [1] 0.25
+    <BLANKLINE>
+    >>> remove()
+    """
+    if isinstance(kind, type) or (
+        isinstance(kind, tuple) and kind and all(isinstance(k, type) for k in kind)
+    ):
+        classes = kind
+        predicate: Callable[[Any], bool] = lambda obj: isinstance(obj, classes)  # noqa: E731
+    elif callable(kind) and not isinstance(kind, tuple):
+        predicate = kind
+    else:
+        raise RValueError(
+            f"register_converter: kind must be a class, a tuple of classes or a function obj -> bool, "
+            f"not {shorten(kind)}"
+        )
+    if not callable(convert):
+        raise RValueError(
+            f"register_converter: convert must be a function obj -> value, not {type(convert).__name__}"
+        )
+    name = getattr(kind, "__qualname__", None) or shorten(kind)
+
+    def run(obj: Any) -> RValue:
+        out = convert(obj)
+        if isinstance(out, RValue):
+            return out
+        if out is None:
+            raise RValueError(
+                f"the converter registered for {name} returned None for {shorten(obj)}; "
+                "return the R value (rvalues.NULL for NULL)"
+            )
+        if predicate(out):
+            raise RValueError(
+                f"the converter registered for {name} returned {shorten(out)}, which it converts "
+                "again; return an R value or a built-in Python value"
+            )
+        return as_r(out)
+
+    entry = (predicate, run)
+    _EXTRA_CONVERTERS.insert(0, entry)
+
+    def remove() -> None:
+        if entry in _EXTRA_CONVERTERS:
+            _EXTRA_CONVERTERS.remove(entry)
+
+    return remove
+
+
+def has_converter(obj: Any) -> bool:
+    """Whether a converter registered with :func:`register_converter` takes ``obj``.
+
+    >>> has_converter(object())
+    False
+    """
+    return any(predicate(obj) for predicate, _ in _EXTRA_CONVERTERS)
 
 
 def as_r(obj: Any) -> RValue:
@@ -239,11 +306,4 @@ def _mapping(obj: Mapping[Any, Any], depth: int) -> RValue:
 def _datetime(obj: dt.datetime) -> RValue:
     from rvalues.construct.classed import as_posixct
 
-    if obj.tzinfo is None:
-        return as_posixct([obj], tz="UTC")  # type: ignore[no-any-return]
-    key = getattr(obj.tzinfo, "key", None) or getattr(obj.tzinfo, "zone", None)
-    if key is None and obj.utcoffset() == dt.timedelta(0):
-        key = "UTC"
-    if key is None:
-        return as_posixct([obj.astimezone(dt.UTC)], tz="UTC")  # type: ignore[no-any-return]
-    return as_posixct([obj], tz=key)  # type: ignore[no-any-return]
+    return as_posixct([obj], tz=tzone_name(obj.tzinfo, "as_r"))  # type: ignore[no-any-return]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rvalues.convert import as_r
 from rvalues.json.context import Ctx
 from rvalues.json.dispatch import encode
 from rvalues.json.options import JsonliteError, JsonOptions, Signif
@@ -13,11 +14,7 @@ from rvalues.model.base import RValue
 
 
 def _as_value(x: Any) -> RValue:
-    if isinstance(x, RValue):
-        return x
-    from rvalues.convert import as_r
-
-    return as_r(x)
+    return x if isinstance(x, RValue) else as_r(x)
 
 
 def encode_with(x: Any, options: JsonOptions) -> str:

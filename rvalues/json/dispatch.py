@@ -7,7 +7,8 @@ which drops it and retries, and at the last class errors (or, with ``force``, un
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from rvalues.json import arrays, atomic, classed, frames, lists
@@ -90,6 +91,10 @@ METHODS: dict[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = {
     "json": _json,
     "ts": _ts,
 }
+"""One method per class; :func:`rvalues.json.register` adds users' methods here."""
+
+BUILTIN_METHODS: Mapping[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = MappingProxyType(dict(METHODS))
+"""jsonlite's own methods, which ``register`` replaces only when asked and ``unregister`` restores."""
 
 # methods that make tokens themselves (or pass on to one that does) and may fold in ctx.prefix
 _PREFIX_SAFE = {
@@ -130,6 +135,12 @@ def _any(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
     if cls[0] in _REMEDIES:
         error.add_note(_REMEDIES[cls[0]])
     raise error
+
+
+def decline(name: str, x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
+    """x as if no user method were registered for class ``name``: the built-in one, else the next class."""
+    builtin = BUILTIN_METHODS.get(name)
+    return _any(x, ctx, cls) if builtin is None else builtin(x, ctx, cls)
 
 
 def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
