@@ -1,13 +1,14 @@
-"""The one cattrs Converter mcplite owns: protocol types in their wire form, R payloads through rvalues.
+"""The one cattrs Converter mcplite owns: protocol types in their wire form, R values as payloads.
 
 Protocol types (results, content blocks, annotations, tools) are unstructured by explicit hooks
 with a fixed encoding: wire names (``mimeType``, ``isError``, ``_meta``, ...), the ``type``
-discriminator first, optional fields omitted when unset. R values are unstructured to JSON-ready
-data by the hooks ``rvalues.json.register_hooks`` installs, under the payload options in force
-when ``unstructure`` runs. ``register_hooks`` fixes its options when it is called, so those hooks
-live on one private helper converter per option set (at most twelve, :func:`payload_converter`),
-and ``mcplite.converter`` has a single R-value hook that hands over to the one for the options in
-force. Everything goes through ``mcplite.converter``; the helpers are not for users.
+discriminator first, optional fields omitted when unset. R values are unstructured by one hook,
+registered on :class:`rvalues.RValue`, that reads the payload options in force when it runs
+(:func:`mcplite.options`): it is the one way a payload is encoded (:func:`encode`), so
+``converter.unstructure(x)`` is exactly the structured content a tool result carries for ``x``.
+
+As cattrs' ``preconf`` modules do, :func:`configure_converter` installs these hooks on any
+converter and :func:`make_converter` makes a new one; ``mcplite.converter`` is the one mcplite uses.
 
 Your own classes: register an unstructure hook on this converter that returns plain Python data
 or an R value; mcplite then treats your objects as it treats that data, in return values and in
@@ -25,9 +26,13 @@ structured content alike:
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import cattrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
@@ -47,10 +52,12 @@ from mcplite.types import (
     Tool,
     ToolAnnotations,
 )
-from rvalues import RValue
+from rvalues import Character, List, RValue, RValueError
+from rvalues.json import JsonOptions
+from rvalues.json.api import encode_with
+from rvalues.model.classes import explicit_class
 
-converter = cattrs.Converter()
-"""mcplite's converter. ``converter.unstructure(block)`` gives a protocol object's wire dict."""
+# -- protocol types: a fixed wire encoding ----------------------------------------------------------
 
 WIRE_NAMES: dict[str, str] = {
     "mime_type": "mimeType",
@@ -75,14 +82,8 @@ ALWAYS_SENT = frozenset({"input_schema"})
 PLAIN_JSON = frozenset({"structured_content", "meta", "input_schema", "output_schema"})
 """Fields checked to be plain JSON when their object is built: written as they are, not walked again."""
 
-
 NOT_SENT = frozenset({"structured_json"})
 """Fields that are not protocol fields (the structured content's JSON text rides along with it)."""
-
-
-def _as_is(value: Any) -> Any:
-    return value
-
 
 PROTOCOL_CLASSES: tuple[type, ...] = (
     Annotations,
@@ -99,26 +100,24 @@ PROTOCOL_CLASSES: tuple[type, ...] = (
     Tool,
     Implementation,
 )
+"""The classes whose wire form :func:`configure_converter` installs."""
 
 
-def get_converter() -> cattrs.Converter:
-    """mcplite's converter (the same object as ``mcplite.converter``)."""
-    return converter
+def _as_is(value: Any) -> Any:
+    return value
 
 
 def _wire_hook(cls: type, conv: cattrs.Converter) -> Callable[[Any], dict[str, Any]]:
-    import attrs
-
+    field_names = {field.name for field in attrs.fields(cls)}
     overrides: dict[str, Any] = {  # Any: mypy matches **overrides against the bool parameters too
-        field.name: override(
-            rename=WIRE_NAMES.get(field.name),
-            omit_if_default=False if field.name in ALWAYS_SENT else None,
-            unstruct_hook=_as_is if field.name in PLAIN_JSON else None,
+        name: override(
+            rename=WIRE_NAMES.get(name),
+            omit_if_default=False if name in ALWAYS_SENT else None,
+            unstruct_hook=_as_is if name in PLAIN_JSON else None,
         )
-        for field in attrs.fields(cls)
-        if field.name in WIRE_NAMES or field.name in ALWAYS_SENT or field.name in PLAIN_JSON
+        for name in field_names & (WIRE_NAMES.keys() | ALWAYS_SENT | PLAIN_JSON)
     }
-    for name in NOT_SENT & {field.name for field in attrs.fields(cls)}:
+    for name in NOT_SENT & field_names:
         overrides[name] = override(omit=True)
     fields_hook: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
         cls, conv, _cattrs_omit_if_default=True, **overrides
@@ -133,47 +132,166 @@ def _wire_hook(cls: type, conv: cattrs.Converter) -> Callable[[Any], dict[str, A
     return with_type
 
 
-def register_protocol_hooks(conv: cattrs.Converter) -> None:
-    """Install the wire-form hooks of every protocol class on ``conv``.
+# -- R values: the payload encoding -----------------------------------------------------------------
+
+
+@attrs.frozen
+class Payload:
+    """A payload encoded once: the JSON-ready value and its exact JSON text (they agree)."""
+
+    data: Any
+    json: str
+
+
+_options_cache: dict[tuple[tuple[str, Any], ...], JsonOptions] = {}
+
+
+def options_in_force() -> JsonOptions:
+    """jsonlite's arguments under the payload options in force in this thread or task.
+
+    >>> options_in_force().auto_unbox, options_in_force().null
+    (True, 'null')
+    """
+    key = tuple(sorted(jsonlite_options().items()))
+    found = _options_cache.get(key)
+    if found is None:
+        found = _options_cache[key] = JsonOptions(**dict(key))
+    return found
+
+
+def strip_json_class(x: RValue) -> RValue:
+    """Drop class ``json`` from character vectors (in lists too), so they stay JSON strings.
+
+    >>> strip_json_class(Character(['{"a":1}'], {"class": "json"})).attributes.get("class") is None
+    True
+    """
+    if isinstance(x, Character):
+        classes = explicit_class(x.attributes)
+        if "json" not in classes:
+            return x
+        rest = [c for c in classes if c != "json"]
+        return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
+    if isinstance(x, List) and len(x):
+        if not any(isinstance(e, (Character, List)) for e in x.data):
+            return x
+        elements = [strip_json_class(e) for e in x.data]
+        if all(new is old for new, old in zip(elements, x.data, strict=True)):
+            return x
+        return List(elements, dict(x.attributes))  # type: ignore[no-any-return]
+    return x
+
+
+def encode_json(x: RValue, where: str = "value") -> str:
+    """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte).
+
+    >>> from rvalues import c, NA
+    >>> encode_json(c(1.5, NA))
+    '[1.5,"NA"]'
+    """
+    try:
+        return encode_with(strip_json_class(x), options_in_force())
+    except RValueError as err:
+        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+
+
+def read_back(text: str, where: str = "value") -> Payload:
+    """The payload of a JSON text: its data is the text read back, checked to have no infinity.
+
+    This is the one check every payload passes: jsonlite writes ``.Machine$double.xmax`` as
+    ``1.79769313486232e+308``, which no double holds, so it has no JSON-ready value.
+
+    >>> read_back('{"n":1e+15}')
+    Payload(data={'n': 1000000000000000.0}, json='{"n":1e+15}')
+    >>> read_back("[1.798e+308]")
+    Traceback (most recent call last):
+    ...
+    ValueError: value cannot be represented as JSON: jsonlite writes value[0] as a number beyond a double's range (it parses as infinity)
+    """  # noqa: E501
+    try:
+        # the data is the text read back, so the fallback text and structured content agree exactly
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"{where} cannot be represented as JSON: jsonlite wrote {text[:80]!r}") from None
+    if _HUGE_EXPONENT.search(text):
+        _check_finite(data, where, where)
+    return Payload(data, text)
+
+
+# only a number written with an exponent of 308 or more can read back as infinity
+_HUGE_EXPONENT = re.compile(r"[eE]\+?(?:30[89]|3[1-9][0-9]|[4-9][0-9]{2}|[0-9]{4,})")
+
+
+def _check_finite(data: Any, where: str, root: str) -> None:
+    if isinstance(data, float) and not math.isfinite(data):
+        raise ValueError(
+            f"{root} cannot be represented as JSON: jsonlite writes {where} as a number beyond a "
+            "double's range (it parses as infinity)"
+        )
+    if isinstance(data, dict):
+        for key, item in data.items():
+            _check_finite(item, f"{where}[{key!r}]", root)
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            _check_finite(item, f"{where}[{i}]", root)
+
+
+def encode(x: RValue, where: str = "value") -> Payload:
+    """JSON-ready data and JSON text of an R value under the payload options in force.
+
+    >>> from rvalues import Double
+    >>> encode(Double([0.5]))
+    Payload(data=0.5, json='0.5')
+    >>> encode(Double([1.7976931348623157e308]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: value cannot be represented as JSON: jsonlite writes value as a number beyond ...
+    """
+    return read_back(encode_json(x, where), where)
+
+
+def unstructure_r_value(x: RValue) -> Any:
+    """The R-value hook: ``encode(x).data``, under the payload options in force when it runs.
+
+    >>> from rvalues import c, NA
+    >>> unstructure_r_value(c(1.5, NA))
+    [1.5, 'NA']
+    """
+    return encode(x).data
+
+
+# -- the converter ----------------------------------------------------------------------------------
+
+
+def configure_converter(conv: cattrs.Converter) -> None:
+    """Install mcplite's hooks on ``conv``: each protocol class's wire form, and R values as payloads.
 
     Tuples (audience, icons, sizes) are written as JSON arrays; ``structured_content`` and the
     plain-JSON fields (schemas, ``_meta``) are written as they are (shared with the object, not
     copied: they were checked when it was built).
+
+    >>> import cattrs
+    >>> from rvalues import c
+    >>> conv = cattrs.Converter()
+    >>> configure_converter(conv)
+    >>> conv.unstructure(TextContent("hi")), conv.unstructure(c(1, 2))
+    ({'type': 'text', 'text': 'hi'}, [1, 2])
     """
     for cls in PROTOCOL_CLASSES:
         conv.register_unstructure_hook(cls, _wire_hook(cls, conv))
+    conv.register_unstructure_hook(RValue, unstructure_r_value)
 
 
-register_protocol_hooks(converter)
-
-_payload_converters: dict[tuple[tuple[str, Any], ...], cattrs.Converter] = {}
-
-
-def payload_converter(options: dict[str, Any]) -> cattrs.Converter:
-    """The helper converter with rvalues' hooks for these jsonlite options (made once per option set).
-
-    >>> a = payload_converter({"auto_unbox": True, "null": "null"})
-    >>> a is payload_converter({"null": "null", "auto_unbox": True})
-    True
-    """
-    from rvalues.json import register_hooks
-
-    key = tuple(sorted(options.items()))
-    conv = _payload_converters.get(key)
-    if conv is None:
-        conv = cattrs.Converter()
-        register_hooks(conv, dict(options))
-        _payload_converters[key] = conv
+def make_converter(*args: Any, **kwargs: Any) -> cattrs.Converter:
+    """A new ``cattrs.Converter(*args, **kwargs)`` configured by :func:`configure_converter`."""
+    conv = cattrs.Converter(*args, **kwargs)
+    configure_converter(conv)
     return conv
 
 
-def _is_r_value_class(cls: Any) -> bool:
-    return isinstance(cls, type) and issubclass(cls, RValue)
+converter = make_converter()
+"""mcplite's converter. ``converter.unstructure(block)`` gives a protocol object's wire dict."""
 
 
-def _unstructure_r_value(value: RValue) -> Any:
-    """An R value as JSON-ready data under the payload options in force."""
-    return payload_converter(jsonlite_options()).unstructure(value)
-
-
-converter.register_unstructure_hook_func(_is_r_value_class, _unstructure_r_value)
+def get_converter() -> cattrs.Converter:
+    """mcplite's converter (the same object as ``mcplite.converter``)."""
+    return converter

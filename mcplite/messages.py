@@ -15,12 +15,12 @@ from typing import Any
 import attrs
 from attrs import validators as v
 
-from mcplite.types import Icon, Tool, check_plain_json
+from mcplite.types import Icon, Tool, check_plain_json, wire_form
 
 _optional_str = v.optional(v.instance_of(str))
 
 
-def _plain_json_dict(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _plain_json_dict(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     v.instance_of(dict)(instance, attribute, value)
     check_plain_json(value, f"{type(instance).__name__}: {attribute.name}")
 
@@ -50,9 +50,7 @@ class Implementation:
 
     def to_wire(self, protocol_version: str) -> dict[str, Any]:
         """The implementation as ``protocol_version`` describes it."""
-        from mcplite.projection import implementation_to_wire
-
-        return implementation_to_wire(self, protocol_version)
+        return wire_form(self, protocol_version)
 
 
 @attrs.frozen
@@ -66,9 +64,7 @@ class InitializeResult:
 
     def to_wire(self, protocol_version: str) -> dict[str, Any]:
         """The result as sent to a client speaking ``protocol_version``."""
-        from mcplite.projection import initialize_to_wire
-
-        return initialize_to_wire(self, protocol_version)
+        return wire_form(self, protocol_version)
 
 
 _CACHE_SCOPES = ("public", "private")
@@ -89,9 +85,7 @@ class DiscoverResult:
 
     def to_wire(self, protocol_version: str) -> dict[str, Any]:
         """The result as sent to a client speaking ``protocol_version`` (2026-07-28 and later)."""
-        from mcplite.projection import discover_to_wire
-
-        return discover_to_wire(self, protocol_version)
+        return wire_form(self, protocol_version)
 
 
 @attrs.frozen
@@ -112,6 +106,4 @@ class ListToolsResult:
 
     def to_wire(self, protocol_version: str) -> dict[str, Any]:
         """The page as sent to a client speaking ``protocol_version``."""
-        from mcplite.projection import list_tools_to_wire
-
-        return list_tools_to_wire(self, protocol_version)
+        return wire_form(self, protocol_version)

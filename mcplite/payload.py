@@ -1,8 +1,10 @@
 """Payloads: what a tool returned, as an R value, as JSON under the payload options.
 
 A payload goes Python value -> R value (:func:`to_r`) -> JSON through rvalues' jsonlite-exact
-layer, under the options in force (:func:`mcplite.options`). jsonlite ``json`` objects are never
-inserted as raw JSON: they stay strings (:func:`strip_json_class`).
+layer, under the options in force (:func:`mcplite.options`). R values are encoded by
+:func:`mcplite.converter.encode`, the function behind the converter's R-value hook, and every
+payload's data passes its one check (:func:`mcplite.converter.read_back`). jsonlite ``json``
+objects are never inserted as raw JSON: they stay strings (:func:`strip_json_class`).
 
 >>> encode_structured({"ok": True})
 Payload(data={'ok': True}, json='{"ok":true}')
@@ -11,30 +13,36 @@ Payload(data={'ok': True}, json='{"ok":true}')
 from __future__ import annotations
 
 import datetime as dt
-import json
-import math
-import re
 from collections.abc import Mapping
 from typing import Any
 
-import attrs
-
-from mcplite.options import jsonlite_options
+from mcplite.converter import (
+    Payload,
+    converter,
+    encode,
+    encode_json,
+    options_in_force,
+    read_back,
+    strip_json_class,
+)
 from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
-from rvalues.json import JsonOptions
-from rvalues.json.api import encode_with
+from rvalues.convert import has_converter
 from rvalues.json.plain import can_encode_plain, encode_plain
 from rvalues.model.strings import clip, shorten
 
+__all__ = [
+    "Payload",
+    "encode",
+    "encode_json",
+    "encode_structured",
+    "encode_value_json",
+    "is_bare_empty_list",
+    "ordinary_text",
+    "strip_json_class",
+    "to_r",
+]
+
 _PLAIN = (type(None), bool, int, float, complex, str, bytes, bytearray, memoryview, dt.date)
-
-
-@attrs.frozen
-class Payload:
-    """A payload encoded once: the JSON-ready value and its exact JSON text (they agree)."""
-
-    data: Any
-    json: str
 
 
 def _is_numpy_or_pandas(value: Any) -> bool:
@@ -53,8 +61,6 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
     >>> to_r({"a": [1, "x"]}).names
     [1] "a"
     """
-    from mcplite.converter import converter
-
     if isinstance(value, RValue):
         return value
     if isinstance(value, (Mapping, list, tuple)) and depth >= MAX_DEPTH:
@@ -78,7 +84,7 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
         if fields is not None:
             return List.from_pairs(list(zip(fields, elements, strict=True)))
         return List(elements)
-    if not isinstance(value, _PLAIN) and not _is_numpy_or_pandas(value):
+    if not isinstance(value, _PLAIN) and not _is_numpy_or_pandas(value) and not has_converter(value):
         unstructured = converter.unstructure(value)
         if unstructured is not value and type(unstructured) is not type(value):
             return to_r(unstructured, where, depth + 1)
@@ -91,50 +97,9 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
         ) from None
 
 
-def strip_json_class(x: RValue) -> RValue:
-    """Drop class ``json`` from character vectors (in lists too), so they stay JSON strings.
-
-    >>> strip_json_class(Character(['{"a":1}'], {"class": "json"})).attributes.get("class") is None
-    True
-    """
-    if isinstance(x, Character):
-        classes = x.attributes.get("class")
-        if classes is None or "json" not in classes.data.tolist():
-            return x
-        rest = [c for c in x.attributes["class"].data.tolist() if c != "json"]
-        return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
-    if isinstance(x, List) and len(x):
-        if not any(isinstance(e, (Character, List)) for e in x.data):
-            return x
-        elements = [strip_json_class(e) for e in x.data]
-        if all(new is old for new, old in zip(elements, x.data, strict=True)):
-            return x
-        return List(elements, dict(x.attributes))  # type: ignore[no-any-return]
-    return x
-
-
 def is_bare_empty_list(x: RValue) -> bool:
     """``list()`` or ``structure(list(), names = character())``: the structured root's ``{}``."""
     return isinstance(x, List) and len(x) == 0 and set(x.attributes) <= {"names"}
-
-
-def encode_json(x: RValue, where: str = "value") -> str:
-    """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte)."""
-    try:
-        return encode_with(strip_json_class(x), _options_in_force())
-    except RValueError as err:
-        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
-
-
-_options_cache: dict[tuple[tuple[str, Any], ...], JsonOptions] = {}
-
-
-def _options_in_force() -> JsonOptions:
-    key = tuple(sorted(jsonlite_options().items()))
-    found = _options_cache.get(key)
-    if found is None:
-        found = _options_cache[key] = JsonOptions(**dict(key))
-    return found
 
 
 def _leaf(value: Any, where: str) -> RValue:
@@ -150,7 +115,7 @@ def encode_value_json(value: Any, where: str = "value") -> str:
     >>> encode_value_json([{"id": 1, "ok": True}, {"id": 2, "ok": None}])
     '[{"id":1,"ok":true},{"id":2,"ok":null}]'
     """
-    options = _options_in_force()
+    options = options_in_force()
     if not can_encode_plain(value, options):
         return encode_json(to_r(value, where), where)
     try:
@@ -159,56 +124,11 @@ def encode_value_json(value: Any, where: str = "value") -> str:
         raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
 
 
-def encode(x: RValue, where: str = "value") -> Payload:
-    """JSON-ready data and JSON text of an R value under the payload options in force.
-
-    A number jsonlite writes beyond a double's range (``1.79769313486232e+308`` for
-    ``.Machine$double.xmax``) has no JSON-ready value, so it is refused here:
-
-    >>> from rvalues import Double
-    >>> encode(Double([1.7976931348623157e308]))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: value cannot be represented as JSON: jsonlite writes value as a number beyond ...
-    """
-    return _read_back(encode_json(x, where), where)
-
-
-def _read_back(text: str, where: str) -> Payload:
-    """The payload of a JSON text: its data is the text read back, checked to be finite."""
-    try:
-        # the data is the text read back, so the fallback text and structured content agree exactly
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        raise ValueError(f"{where} cannot be represented as JSON: jsonlite wrote {text[:80]!r}") from None
-    if _HUGE_EXPONENT.search(text):
-        _check_finite(data, where, where)
-    return Payload(data, text)
-
-
-# only a number written with an exponent of 308 or more can read back as infinity
-_HUGE_EXPONENT = re.compile(r"[eE]\+?(?:30[89]|3[1-9][0-9]|[4-9][0-9]{2}|[0-9]{4,})")
-
-
-def _check_finite(data: Any, where: str, root: str) -> None:
-    if isinstance(data, float) and not math.isfinite(data):
-        raise ValueError(
-            f"{root} cannot be represented as JSON: jsonlite writes {where} as a number beyond a "
-            "double's range (it parses as infinity)"
-        )
-    if isinstance(data, dict):
-        for key, item in data.items():
-            _check_finite(item, f"{where}[{key!r}]", root)
-    elif isinstance(data, list):
-        for i, item in enumerate(data):
-            _check_finite(item, f"{where}[{i}]", root)
-
-
 def encode_structured(value: Any) -> Payload | None:
     """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
     where = "structured_content"
-    if can_encode_plain(value, _options_in_force()):
-        return _read_back(encode_value_json(value, where), where)
+    if can_encode_plain(value, options_in_force()):
+        return read_back(encode_value_json(value, where), where)
     x = to_r(value, where)
     if x is NULL:
         return None
@@ -228,7 +148,7 @@ def ordinary_text(value: Any) -> str:
     """
     if isinstance(value, str):
         return value
-    if can_encode_plain(value, _options_in_force()):
+    if can_encode_plain(value, options_in_force()):
         return encode_value_json(value, "return value")
     x = to_r(value, "return value")
     if isinstance(x, Character):

@@ -24,6 +24,9 @@ link as its name, URI and description; an audio block as a note naming its MIME 
 2024-11-05 has no way to carry the sound). ``content`` itself is always sent. The result's own
 ``_meta`` exists in every version and is kept.
 
+The protocol classes' ``to_wire`` methods call the functions here, which this module registers
+with :func:`mcplite.types.register_wire_form` (the classes do not import it).
+
 >>> from mcplite import tool_result
 >>> tool_result(structured_content=["a", "b"]).to_wire("2025-06-18")
 {'content': [{'type': 'text', 'text': '["a","b"]'}]}
@@ -48,6 +51,7 @@ from mcplite.types import (
     ResourceLink,
     TextContent,
     Tool,
+    register_wire_form,
 )
 
 PROTOCOL_VERSIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
@@ -251,3 +255,11 @@ def list_tools_to_wire(result: ListToolsResult, protocol_version: str) -> dict[s
     if is_modern(protocol_version):
         wire.update(resultType="complete", ttlMs=result.ttl_ms, cacheScope=result.cache_scope)
     return wire
+
+
+register_wire_form(CallToolResult, result_to_wire)
+register_wire_form(Tool, tool_to_wire)
+register_wire_form(Implementation, implementation_to_wire)
+register_wire_form(InitializeResult, initialize_to_wire)
+register_wire_form(DiscoverResult, discover_to_wire)
+register_wire_form(ListToolsResult, list_tools_to_wire)

@@ -20,10 +20,11 @@ import base64
 import binascii
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Union
 
 import attrs
+from attrs import validators as v
 
 
 class _Absent:
@@ -59,6 +60,31 @@ def shown(value: Any) -> str:
     return f"{type(value).__name__} ({value!r:.80})"
 
 
+# -- the wire form ----------------------------------------------------------------------------------
+
+WireForm = Callable[[Any, str], dict[str, Any]]
+
+_WIRE_FORMS: dict[type, WireForm] = {}
+
+
+def register_wire_form(cls: type, to_wire: WireForm) -> None:
+    """Make ``obj.to_wire(version)`` call ``to_wire(obj, version)`` for instances of ``cls``.
+
+    :mod:`mcplite.projection` registers the projections of these classes (and of
+    :mod:`mcplite.messages`' results), so that the classes declare and nothing points back up.
+    """
+    _WIRE_FORMS[cls] = to_wire
+
+
+def wire_form(obj: Any, protocol_version: str) -> dict[str, Any]:
+    """What a client speaking ``protocol_version`` receives of ``obj`` (its registered wire form)."""
+    for cls in type(obj).__mro__:
+        to_wire = _WIRE_FORMS.get(cls)
+        if to_wire is not None:
+            return to_wire(obj, protocol_version)
+    raise TypeError(f"no wire form is registered for {shown(obj)}; import mcplite.projection")
+
+
 # -- plain JSON checks (the fixed encoding) -------------------------------------------------------
 
 
@@ -92,36 +118,52 @@ def check_plain_json(value: Any, where: str) -> None:
     )
 
 
-def _meta_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is None:
-        return
-    where = f"{type(instance).__name__}: meta"
-    if not isinstance(value, dict):
-        raise TypeError(f"{where} must be a dict of plain JSON values, not {shown(value)}")
-    check_plain_json(value, where)
+# -- validators: attrs' combinators over a few checks that name the object, the field and the value
+
+Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
 
-def _str_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if not isinstance(value, str):
-        raise TypeError(f"{type(instance).__name__}: {attribute.name} must be a str, not {shown(value)}")
+def _refuse(
+    error: type[Exception], instance: Any, attribute: attrs.Attribute[Any], message: str
+) -> Exception:
+    return error(f"{type(instance).__name__}: {attribute.name} {message}")
 
 
-def _optional_str_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None:
-        _str_validator(instance, attribute, value)
+def _is(kind: type | tuple[type, ...], what: str) -> Validator:
+    """The value is a ``kind`` (never a bool unless ``kind`` says so); ``what`` completes "must ..."."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    takes_bool = bool in kinds
+
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not isinstance(value, kinds) or (isinstance(value, bool) and not takes_bool):
+            raise _refuse(TypeError, instance, attribute, f"must {what}, not {shown(value)}")
+
+    return check
 
 
-def _nonempty_str_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    _str_validator(instance, attribute, value)
+def _not_empty(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not value:
-        raise ValueError(f"{type(instance).__name__}: {attribute.name} must not be empty")
+        raise _refuse(ValueError, instance, attribute, "must not be empty")
 
 
-def _optional_bool_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None and not isinstance(value, bool):
-        raise TypeError(
-            f"{type(instance).__name__}: {attribute.name} must be True, False or None, not {value!r:.80}"
-        )
+def _one_of(*values: str) -> Validator:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value not in values:
+            shown_values = " or ".join(repr(x) for x in values)
+            raise _refuse(ValueError, instance, attribute, f"must be {shown_values}, not {value!r:.80}")
+
+    return check
+
+
+def _plain_json(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    check_plain_json(value, f"{type(instance).__name__}: {attribute.name}")
+
+
+_str = _is(str, "be a str")
+_optional_str = v.optional(_str)
+_nonempty_str = v.and_(_str, _not_empty)
+_optional_bool = v.optional(_is(bool, "be True, False or None"))
+_meta = v.optional(v.and_(_is(dict, "be a dict of plain JSON values"), _plain_json))
 
 
 _MIME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$")
@@ -149,19 +191,17 @@ def check_base64(owner: str, name: str, value: Any) -> None:
         raise ValueError(f"{owner}: {name} is not valid base64: {value!r:.80}")
 
 
-def _mime_validator(prefix: str | None) -> Any:
-    def validate(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _mime(prefix: str | None) -> Validator:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         check_mime_type(type(instance).__name__, value, prefix)
 
-    return validate
+    return check
 
 
-def _optional_mime_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None:
-        check_mime_type(type(instance).__name__, value)
+_optional_mime = v.optional(_mime(None))
 
 
-def _base64_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _base64(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     check_base64(type(instance).__name__, attribute.name, value)
 
 
@@ -175,34 +215,19 @@ def _to_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def _audience_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is None:
-        return
-    if not isinstance(value, tuple):
-        raise TypeError(
-            f"Annotations: audience must be a list of roles ('user', 'assistant'), not {value!r:.80}"
+def _role(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, str) or value not in ROLES:
+        raise ValueError(
+            f"Annotations: audience role {value!r} is unknown; the roles are 'user' and 'assistant'"
         )
-    for role in value:
-        if not isinstance(role, str) or role not in ROLES:
-            raise ValueError(
-                f"Annotations: audience role {role!r} is unknown; the roles are 'user' and 'assistant'"
-            )
 
 
-def _priority_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"Annotations: priority must be a number between 0 and 1, not {value!r:.80}")
+def _priority(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not (0 <= value <= 1):
         raise ValueError(f"Annotations: priority must be a number between 0 and 1, not {value!r}")
 
 
-def _last_modified_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is None:
-        return
-    if not isinstance(value, str):
-        raise TypeError(f"Annotations: last_modified must be an ISO 8601 str, not {value!r:.80}")
+def _iso_8601(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not _ISO_8601.match(value):
         raise ValueError(f"Annotations: last_modified {value!r} is not an ISO 8601 timestamp")
 
@@ -216,37 +241,33 @@ class Annotations:
     """
 
     audience: tuple[str, ...] | None = attrs.field(
-        default=None, converter=_to_tuple, validator=_audience_validator
+        default=None,
+        converter=_to_tuple,
+        validator=v.optional(v.deep_iterable(_role, _is(tuple, "be a list of roles ('user', 'assistant')"))),
     )
-    priority: float | None = attrs.field(default=None, validator=_priority_validator)
-    last_modified: str | None = attrs.field(default=None, validator=_last_modified_validator)
+    priority: float | None = attrs.field(
+        default=None,
+        validator=v.optional(v.and_(_is((int, float), "be a number between 0 and 1"), _priority)),
+    )
+    last_modified: str | None = attrs.field(
+        default=None, validator=v.optional(v.and_(_is(str, "be an ISO 8601 str"), _iso_8601))
+    )
 
 
-def _annotations_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None and not isinstance(value, Annotations):
-        raise TypeError(f"{type(instance).__name__}: annotations must be an Annotations, not {shown(value)}")
+_annotations = v.optional(_is(Annotations, "be an Annotations"))
 
 
 @attrs.frozen
 class Icon:
     """An icon for a resource link or a tool (protocol 2025-11-25 and later)."""
 
-    src: str = attrs.field(validator=_nonempty_str_validator)
-    mime_type: str | None = attrs.field(default=None, validator=_optional_mime_validator)
+    src: str = attrs.field(validator=_nonempty_str)
+    mime_type: str | None = attrs.field(default=None, validator=_optional_mime)
     sizes: tuple[str, ...] | None = attrs.field(default=None, converter=_to_tuple)
-    theme: str | None = attrs.field(default=None)
-
-    @theme.validator
-    def _check_theme(self, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-        if value is not None and value not in ("light", "dark"):
-            raise ValueError(f"Icon: theme must be 'light' or 'dark', not {value!r}")
+    theme: str | None = attrs.field(default=None, validator=v.optional(_one_of("light", "dark")))
 
 
-def _icons_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is None:
-        return
-    if not isinstance(value, tuple) or not all(isinstance(i, Icon) for i in value):
-        raise TypeError(f"{type(instance).__name__}: icons must be a list of Icon, not {value!r:.80}")
+_icons = v.optional(v.deep_iterable(_is(Icon, "hold only Icon objects"), _is(tuple, "be a list of Icon")))
 
 
 # -- content blocks ---------------------------------------------------------------------------------
@@ -261,11 +282,9 @@ class TextContent:
     """
 
     type: ClassVar[str] = "text"
-    text: str = attrs.field(validator=_str_validator)
-    annotations: Annotations | None = attrs.field(
-        default=None, validator=_annotations_validator, kw_only=True
-    )
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    text: str = attrs.field(validator=_str)
+    annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
 
 @attrs.frozen
@@ -273,12 +292,10 @@ class ImageContent:
     """An image content block: base64 ``data`` and an ``image/*`` MIME type."""
 
     type: ClassVar[str] = "image"
-    data: str = attrs.field(validator=_base64_validator)
-    mime_type: str = attrs.field(validator=_mime_validator("image"))
-    annotations: Annotations | None = attrs.field(
-        default=None, validator=_annotations_validator, kw_only=True
-    )
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    data: str = attrs.field(validator=_base64)
+    mime_type: str = attrs.field(validator=_mime("image"))
+    annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
 
 @attrs.frozen
@@ -286,21 +303,18 @@ class AudioContent:
     """An audio content block (protocol 2025-03-26 and later): base64 ``data``, ``audio/*`` MIME type."""
 
     type: ClassVar[str] = "audio"
-    data: str = attrs.field(validator=_base64_validator)
-    mime_type: str = attrs.field(validator=_mime_validator("audio"))
-    annotations: Annotations | None = attrs.field(
-        default=None, validator=_annotations_validator, kw_only=True
-    )
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    data: str = attrs.field(validator=_base64)
+    mime_type: str = attrs.field(validator=_mime("audio"))
+    annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
 
-def _size_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{type(instance).__name__}: size must be an int number of bytes, not {value!r:.80}")
+def _not_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value < 0:
-        raise ValueError(f"{type(instance).__name__}: size must not be negative, not {value}")
+        raise _refuse(ValueError, instance, attribute, f"must not be negative, not {value}")
+
+
+_size = v.optional(v.and_(_is(int, "be an int number of bytes"), _not_negative))
 
 
 @attrs.frozen
@@ -308,47 +322,42 @@ class ResourceLink:
     """A link to a resource the client may read (protocol 2025-06-18 and later)."""
 
     type: ClassVar[str] = "resource_link"
-    uri: str = attrs.field(validator=_nonempty_str_validator)
-    name: str = attrs.field(validator=_str_validator)
-    title: str | None = attrs.field(default=None, validator=_optional_str_validator, kw_only=True)
-    description: str | None = attrs.field(default=None, validator=_optional_str_validator, kw_only=True)
-    mime_type: str | None = attrs.field(default=None, validator=_optional_mime_validator, kw_only=True)
-    size: int | None = attrs.field(default=None, validator=_size_validator, kw_only=True)
-    annotations: Annotations | None = attrs.field(
-        default=None, validator=_annotations_validator, kw_only=True
-    )
+    uri: str = attrs.field(validator=_nonempty_str)
+    name: str = attrs.field(validator=_str)
+    title: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
+    description: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
+    mime_type: str | None = attrs.field(default=None, validator=_optional_mime, kw_only=True)
+    size: int | None = attrs.field(default=None, validator=_size, kw_only=True)
+    annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
     icons: tuple[Icon, ...] | None = attrs.field(
-        default=None, converter=_to_tuple, validator=_icons_validator, kw_only=True
+        default=None, converter=_to_tuple, validator=_icons, kw_only=True
     )
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
 
 @attrs.frozen
 class TextResourceContents:
     """The text contents of a resource."""
 
-    uri: str = attrs.field(validator=_nonempty_str_validator)
-    text: str = attrs.field(validator=_str_validator)
-    mime_type: str | None = attrs.field(default=None, validator=_optional_mime_validator, kw_only=True)
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    uri: str = attrs.field(validator=_nonempty_str)
+    text: str = attrs.field(validator=_str)
+    mime_type: str | None = attrs.field(default=None, validator=_optional_mime, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
 
 @attrs.frozen
 class BlobResourceContents:
     """The binary contents of a resource, base64 in ``blob``."""
 
-    uri: str = attrs.field(validator=_nonempty_str_validator)
-    blob: str = attrs.field(validator=_base64_validator)
-    mime_type: str | None = attrs.field(default=None, validator=_optional_mime_validator, kw_only=True)
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    uri: str = attrs.field(validator=_nonempty_str)
+    blob: str = attrs.field(validator=_base64)
+    mime_type: str | None = attrs.field(default=None, validator=_optional_mime, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
 
-def _resource_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if not isinstance(value, (TextResourceContents, BlobResourceContents)):
-        raise TypeError(
-            "EmbeddedResource: resource must be a TextResourceContents or BlobResourceContents, "
-            f"not {shown(value)}"
-        )
+_resource = _is(
+    (TextResourceContents, BlobResourceContents), "be a TextResourceContents or BlobResourceContents"
+)
 
 
 @attrs.frozen
@@ -356,11 +365,9 @@ class EmbeddedResource:
     """A resource embedded in a result: ``{"type": "resource", "resource": {...}}``."""
 
     type: ClassVar[str] = "resource"
-    resource: TextResourceContents | BlobResourceContents = attrs.field(validator=_resource_validator)
-    annotations: Annotations | None = attrs.field(
-        default=None, validator=_annotations_validator, kw_only=True
-    )
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    resource: TextResourceContents | BlobResourceContents = attrs.field(validator=_resource)
+    annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
 
 ContentBlock = Union[TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]  # noqa: UP007
@@ -375,29 +382,15 @@ def _block_list(value: Iterable[ContentBlock]) -> list[ContentBlock]:
     return list(value)
 
 
-def _content_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if not isinstance(value, list):
-        raise TypeError(
-            f"CallToolResult: content must be a list of content blocks, not {type(value).__name__}"
-        )
-    for i, block in enumerate(value):
-        if not isinstance(block, CONTENT_TYPES):
-            raise TypeError(
-                f"CallToolResult: content[{i}] must be a content block (content_text(), ...), "
-                f"not {shown(block)}"
-            )
+_content = v.deep_iterable(
+    _is(CONTENT_TYPES, "hold only content blocks (content_text(), ...)"),
+    _is(list, "be a list of content blocks"),
+)
 
 
-def _bool_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if not isinstance(value, bool):
-        raise TypeError(
-            f"{type(instance).__name__}: {attribute.name} must be True or False, not {value!r:.80}"
-        )
-
-
-def _structured_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _structured(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is not ABSENT:
-        check_plain_json(value, "CallToolResult: structured_content")
+        _plain_json(instance, attribute, value)
 
 
 @attrs.frozen
@@ -414,11 +407,11 @@ class CallToolResult:
     ('ok', mcplite.ABSENT)
     """
 
-    content: list[ContentBlock] = attrs.field(converter=_block_list, validator=_content_validator)
-    structured_content: Any = attrs.field(default=ABSENT, validator=_structured_validator, kw_only=True)
-    is_error: bool = attrs.field(default=False, validator=_bool_validator, kw_only=True)
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
-    result_type: str | None = attrs.field(default=None, validator=_optional_str_validator, kw_only=True)
+    content: list[ContentBlock] = attrs.field(converter=_block_list, validator=_content)
+    structured_content: Any = attrs.field(default=ABSENT, validator=_structured, kw_only=True)
+    is_error: bool = attrs.field(default=False, validator=_is(bool, "be True or False"), kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
+    result_type: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
     structured_json: str | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     @classmethod
@@ -447,9 +440,7 @@ class CallToolResult:
         >>> CallToolResult([TextContent("ok")]).to_wire("2024-11-05")
         {'content': [{'type': 'text', 'text': 'ok'}]}
         """
-        from mcplite.projection import result_to_wire
-
-        return result_to_wire(self, protocol_version)
+        return wire_form(self, protocol_version)
 
 
 # -- tools ------------------------------------------------------------------------------------------
@@ -459,26 +450,19 @@ class CallToolResult:
 class ToolAnnotations:
     """Untrusted hints about a tool's behaviour (protocol 2025-03-26 and later)."""
 
-    title: str | None = attrs.field(default=None, validator=_optional_str_validator)
-    read_only_hint: bool | None = attrs.field(default=None, validator=_optional_bool_validator)
-    destructive_hint: bool | None = attrs.field(default=None, validator=_optional_bool_validator)
-    idempotent_hint: bool | None = attrs.field(default=None, validator=_optional_bool_validator)
-    open_world_hint: bool | None = attrs.field(default=None, validator=_optional_bool_validator)
+    title: str | None = attrs.field(default=None, validator=_optional_str)
+    read_only_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+    destructive_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+    idempotent_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
+    open_world_hint: bool | None = attrs.field(default=None, validator=_optional_bool)
 
 
-def _schema_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is None and attribute.name == "output_schema":
-        return
-    if not isinstance(value, dict):
-        raise TypeError(f"Tool: {attribute.name} must be a JSON Schema dict, not {shown(value)}")
-    check_plain_json(value, f"Tool: {attribute.name}")
-    if attribute.name == "input_schema" and value.get("type") != "object":
+def _object_root(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value.get("type") != "object":
         raise ValueError(f"Tool: input_schema must have type 'object' at its root, not {value.get('type')!r}")
 
 
-def _tool_annotations_validator(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None and not isinstance(value, ToolAnnotations):
-        raise TypeError(f"Tool: annotations must be a ToolAnnotations, not {shown(value)}")
+_schema = v.and_(_is(dict, "be a JSON Schema dict"), _plain_json)
 
 
 @attrs.frozen
@@ -489,25 +473,24 @@ class Tool:
     {'name': 'add', 'inputSchema': {'type': 'object'}}
     """
 
-    name: str = attrs.field(validator=_nonempty_str_validator)
+    name: str = attrs.field(validator=_nonempty_str)
     input_schema: dict[str, Any] = attrs.field(
-        factory=lambda: {"type": "object", "additionalProperties": False}, validator=_schema_validator
+        factory=lambda: {"type": "object", "additionalProperties": False},
+        validator=v.and_(_schema, _object_root),
     )
-    description: str | None = attrs.field(default=None, validator=_optional_str_validator, kw_only=True)
-    title: str | None = attrs.field(default=None, validator=_optional_str_validator, kw_only=True)
+    description: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
+    title: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
     output_schema: dict[str, Any] | None = attrs.field(
-        default=None, validator=_schema_validator, kw_only=True
+        default=None, validator=v.optional(_schema), kw_only=True
     )
     annotations: ToolAnnotations | None = attrs.field(
-        default=None, validator=_tool_annotations_validator, kw_only=True
+        default=None, validator=v.optional(_is(ToolAnnotations, "be a ToolAnnotations")), kw_only=True
     )
     icons: tuple[Icon, ...] | None = attrs.field(
-        default=None, converter=_to_tuple, validator=_icons_validator, kw_only=True
+        default=None, converter=_to_tuple, validator=_icons, kw_only=True
     )
-    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta_validator, kw_only=True)
+    meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 
     def to_wire(self, protocol_version: str) -> dict[str, Any]:
         """The tool as listed to a client speaking ``protocol_version``."""
-        from mcplite.projection import tool_to_wire
-
-        return tool_to_wire(self, protocol_version)
+        return wire_form(self, protocol_version)

@@ -86,16 +86,24 @@ def test_server_scripts_serve(page: Path, name: str, code: str, tmp_path: Path) 
     assert answers[2]["result"]["tools"], f"{name} in {page.name} serves no tools: {run.stderr}"
 
 
-MODULES = sorted(
-    info.name
-    for package in (rv, mcplite)
-    for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
-    if not info.name.endswith(("demo", "__main__"))
-)
+MODULES = [
+    "mcplite",
+    *sorted(
+        info.name
+        for package in (rv, mcplite)
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
+        if not info.name.endswith(("demo", "__main__"))
+    ),
+]
+
+#: Modules whose examples need an optional extra: module -> the distribution it imports.
+NEEDS_EXTRA = {"mcplite.sdk": "mcp"}
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str, utc: None) -> None:
+    if name in NEEDS_EXTRA:
+        pytest.importorskip(NEEDS_EXTRA[name], reason=f"{name}'s examples need {NEEDS_EXTRA[name]}")
     module = importlib.import_module(name)
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
