@@ -17,6 +17,7 @@ from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
 from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na, real_is_nan
+from rvalues.model.strings import shorten
 
 _SPECIAL = {"NA": NA_REAL, "NaN": float("nan"), "Inf": float("inf"), "-Inf": float("-inf")}
 
@@ -73,9 +74,25 @@ def _parse_double(text: str) -> float:
 def from_description(d: dict[str, Any]) -> RValue:
     """Build the R value an rdesc describes, exactly (attributes in their order, no coercion).
 
+    A description whose values R could not hold (text where an integer belongs, an integer beyond
+    R's range) is an :class:`RValueError`.
+
     >>> from_description({"type": "integer", "values": [1, None]})
     [1]  1 NA
+    >>> from_description({"type": "integer", "values": ["1.5"]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rvalues.errors.RValueError: from_description: not a value R could hold: ...
     """
+    try:
+        return _from_description(d)
+    except RValueError:
+        raise
+    except (TypeError, ValueError, KeyError, OverflowError, AttributeError) as err:
+        raise RValueError(f"from_description: not a value R could hold: {shorten(d)} ({err})") from None
+
+
+def _from_description(d: dict[str, Any]) -> RValue:
     r_type = d["type"]
     values = d.get("values", [])
     if r_type == "NULL":
@@ -101,10 +118,11 @@ def from_description(d: dict[str, Any]) -> RValue:
     elif r_type == "raw":
         data = np.array(values, dtype=np.uint8)
     elif r_type == "list":
-        data = tuple(from_description(v) for v in values)
+        data = tuple(_from_description(v) for v in values)
     else:
         raise RValueError(f"from_description: unsupported type {r_type!r}")
     if r_type != "list":
         data = read_only(data)
-    attributes = {name: from_description(a) for name, a in (d.get("attributes") or {}).items()}
+    attributes = {name: _from_description(a) for name, a in (d.get("attributes") or {}).items()}
+    # as built, not checked again: structure() lets R hold values its constructors would refuse
     return build(r_type, data, attributes)  # type: ignore[no-any-return]

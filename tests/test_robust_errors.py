@@ -182,3 +182,19 @@ def test_fractional_extents_truncate_as_r_does() -> None:
     assert rv.matrix([1, 2, 3, 4, 5, 6], nrow=2.5).dim == (2, 3)  # R: matrix(1:6, nrow = 2.5) is 2 x 3
     assert rv.array([1], dim=[1.5, 2]).dim == (1, 2)
     assert rv.matrix([1], nrow=True).dim == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        {"type": "integer", "values": ["1.5"]},
+        {"type": "integer", "values": [2**40]},
+        {"type": "double", "values": ["not a number"]},
+        {"type": "raw", "values": [256]},
+        {"type": "list", "values": [{"type": "logical", "values": ["yes"]}]},
+        {"values": [1]},
+    ],
+)
+def test_descriptions_r_could_not_hold_are_refused(description: dict[str, Any]) -> None:
+    with pytest.raises(rv.RValueError, match="from_description: not a value R could hold"):
+        rv.from_description(description)
