@@ -9,7 +9,7 @@ from rvalues.convert import as_r
 from rvalues.json.context import Ctx
 from rvalues.json.dispatch import encode
 from rvalues.json.options import JsonliteError, JsonOptions, Signif
-from rvalues.json.pretty import beautify
+from rvalues.json.prettify import beautify
 from rvalues.model.base import RValue
 
 
@@ -56,7 +56,7 @@ def to_json(
     always_decimal: bool = False,
     rownames: bool | None = None,
 ) -> str:
-    """jsonlite 1.8.4's ``toJSON(x, ...)``, byte for byte.
+    """jsonlite 1.8.4's ``toJSON(x, ...)``, byte for byte; the options are :class:`JsonOptions`'.
 
     >>> from rvalues import c, NA_real_
     >>> to_json(c(1.5, NA_real_, 3))
@@ -64,25 +64,10 @@ def to_json(
     >>> to_json(c(1.5, NA_real_, 3), na="null", auto_unbox=True)
     '[1.5,null,3]'
     """
-    options = JsonOptions(
-        dataframe=dataframe,
-        matrix=matrix,
-        date=date,
-        posixt=posixt,
-        factor=factor,
-        complex=complex,
-        raw=raw,
-        null=null,
-        na=na,
-        auto_unbox=auto_unbox,
-        digits=digits,
-        pretty=pretty,
-        force=force,
-        keep_vec_names=keep_vec_names,
-        always_decimal=always_decimal,
-        rownames=rownames,
-    )
-    return encode_with(x, options)
+    # the keywords are JsonOptions' fields, one for one (tests/test_json_options_declared_once.py)
+    options = dict(locals())
+    del options["x"]
+    return encode_with(x, JsonOptions(**options))
 
 
 def data_with(x: Any, options: JsonOptions) -> Any:

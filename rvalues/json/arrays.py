@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.json.collapse import collapse, row_collapse
 from rvalues.json.context import Ctx
 from rvalues.json.options import JsonliteError
-from rvalues.json.pretty import collapse, row_collapse
 
 
 def _bare(x: Any, data: Any) -> Any:

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rvalues.json.context import Ctx
+from rvalues.json.collapse import collapse
+from rvalues.json.context import Ctx, Prefixed, prefix_tokens
 from rvalues.json.numbers import int_to_char, num_to_char
 from rvalues.json.options import JsonliteError
-from rvalues.json.pretty import collapse
 from rvalues.json.strings import escape_array
 from rvalues.model.na import NA_INTEGER
 
@@ -31,19 +31,10 @@ class KeepVecNamesWarning(UserWarning):
     """jsonlite's deprecation message for ``keep_vec_names=TRUE`` (an R message there)."""
 
 
-class Prefixed:
-    """Tokens into which the data-frame encoder's ``ctx.prefix`` has been folded."""
-
-    __slots__ = ("tokens",)
-
-    def __init__(self, tokens: np.ndarray) -> None:
-        self.tokens = tokens
-
-
 def finish(tokens: np.ndarray, ctx: Ctx, prefixed: bool = False) -> Any:
     """Unbox a single token, return the tokens uncollapsed, or collapse them to an array.
 
-    ``prefixed``: the tokens carry ``ctx.prefix`` (only ever set with ``collapse`` off).
+    ``prefixed``: the tokens carry ``ctx.prefix`` (the row-key prefix, see ``context``).
     """
     if ctx.prefix is not None:
         return Prefixed(tokens) if prefixed else tokens
@@ -126,10 +117,8 @@ def encode_coded_strings(codes: np.ndarray, labels: np.ndarray, ctx: Ctx) -> Any
     table = np.empty(len(labels) + 1, dtype=object)
     table[:-1] = escape_array(labels, character_na_token(ctx))
     table[-1] = character_na_token(ctx)
-    if ctx.prefix:
-        # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
-        table[:] = [None if t is None else ctx.prefix + t for t in table.tolist()]
-    return finish(table[codes], ctx, prefixed=True)
+    # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
+    return finish(prefix_tokens(table, ctx.prefix)[codes], ctx, prefixed=True)
 
 
 def character_from(values: np.ndarray, names: Any = None) -> RValue:

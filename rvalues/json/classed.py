@@ -18,8 +18,8 @@ from rvalues.format.datetime import (
     utc_offsets,
     ymd,
 )
-from rvalues.json.context import Ctx
-from rvalues.json.pretty import collapse
+from rvalues.json.collapse import collapse
+from rvalues.json.context import Ctx, prefix_tokens
 from rvalues.model.elements import INT_MAX
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.timezones import tzone_of
@@ -163,9 +163,7 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     tokens[shown] = join_pieces(pieces)
     na = character_na_token(ctx)
     others = escape_array(unshown_text(seconds[~shown]), na)
-    if ctx.prefix:
-        others = np.array([t if t is None else ctx.prefix + t for t in others.tolist()], dtype=object)
-    tokens[~shown] = others
+    tokens[~shown] = prefix_tokens(others, ctx.prefix)
     return finish(tokens, ctx, prefixed=True)
 
 

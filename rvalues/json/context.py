@@ -1,22 +1,46 @@
 """The arguments that travel down jsonlite's ``asJSON`` recursion (its formals and ``...``).
 
 Each encoder consumes its own formals and passes the rest on, as the R methods do; ``but()``
-returns a copy with some changed. ``na`` is None (not given), "null", "string" or "NA"
-(jsonlite's marker for "omit this field" in data-frame rows); ``indent`` None is compact.
-``prefix`` (set only by the data-frame encoder, with ``collapse`` off) is text the atomic
-encoders may fold into every token they make (a row field's key), which saves joining it later.
+returns a copy with some changed. :class:`Ctx` starts from a :class:`JsonOptions` (the one
+declaration of ``toJSON``'s arguments): the options it shares keep their names and types (a test
+holds them together), ``digits`` becomes ``precision`` and ``use_signif``, ``pretty`` becomes
+``indent``. ``na`` is None (not given), "null", "string" or "NA" (jsonlite's marker for "omit this
+field" in data-frame rows); ``indent`` None is compact.
+
+The row-key prefix. With ``collapse`` off, the data-frame encoder may set ``prefix`` to the text
+that comes before a column's cell in every row (``{"key":`` or ``,"key":``). An encoder of a class
+in :data:`PREFIX_AWARE` may then write it before each token it makes (``numbers.int_to_char`` and
+``num_to_char`` take it as ``prefix``; :func:`prefix_tokens` does it for ready tokens) and mark
+the result with :class:`Prefixed`: joining the key once per distinct token is cheaper than once per
+row. NA tokens (None) stay unprefixed, because the row omits them. Every other class is encoded
+with the prefix cleared (``dispatch.encode`` does it), and the frame adds the key itself.
+
+>>> from rvalues.json.options import signif
+>>> ctx = Ctx.top(JsonOptions(digits=signif(2), pretty=True))
+>>> ctx.precision, ctx.use_signif, ctx.indent
+(2, True, 0)
+>>> ctx.as_options().digits
+signif(2)
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from rvalues.json.options import JsonOptions
+import attrs
+import numpy as np
+
+from rvalues.json.options import JsonOptions, Signif
+
+__all__ = ["PREFIX_AWARE", "SHARED", "Ctx", "Prefixed", "prefix_tokens"]
 
 
 class Ctx(NamedTuple):
     """One call's arguments, immutable (``but`` makes a changed copy)."""
 
+    # the JsonOptions fields of the same name, in their order (SHARED)
     dataframe: str
     matrix: str
     date: str
@@ -26,45 +50,44 @@ class Ctx(NamedTuple):
     raw: str
     null: str
     na: str | None
-    oldna: str | None
     auto_unbox: bool
+    force: bool
+    keep_vec_names: bool
+    always_decimal: bool
+    rownames: bool | None
+    # JsonOptions.digits and .pretty, as the encoders use them
     precision: int | None
     use_signif: bool
-    always_decimal: bool
-    keep_vec_names: bool
     indent: int | None
-    force: bool
-    rownames: bool | None
-    collapse: bool
-    is_df: bool
-    prefix: str | None
+    # asJSON's own arguments on the way down
+    oldna: str | None = None
+    collapse: bool = True
+    is_df: bool = False
+    prefix: str | None = None  # the row-key prefix (module docstring)
 
     @classmethod
     def top(cls, options: JsonOptions) -> Ctx:
         """The arguments ``toJSON`` hands to the first ``asJSON`` call."""
-        return cls(
-            dataframe=options.dataframe,
-            matrix=options.matrix,
-            date=options.date,
-            posixt=options.posixt,
-            factor=options.factor,
-            complex=options.complex,
-            raw=options.raw,
-            null=options.null,
-            na=options.na,
-            oldna=None,
-            auto_unbox=options.auto_unbox,
-            precision=options.precision,
-            use_signif=options.use_signif,
-            always_decimal=options.always_decimal,
-            keep_vec_names=options.keep_vec_names,
-            indent=0 if options.pretty is True else None,
-            force=options.force,
-            rownames=options.rownames,
-            collapse=True,
-            is_df=False,
-            prefix=None,
-        )
+        indent = 0 if options.pretty is True else None
+        return cls._make((*_shared(options), options.precision, options.use_signif, indent, *_DEFAULTS))
+
+    def as_options(self) -> JsonOptions:
+        """The ``toJSON`` options as an ``asJSON`` method sees them here (what a user's encoder gets).
+
+        ``pretty`` is True or False: a number of spaces is applied after encoding, not during.
+        """
+        na = self.oldna if self.na == "NA" else self.na
+        shared = _shared(self)
+        key = (*shared, na, self.precision, self.use_signif, self.indent is None)
+        options = _OPTIONS.get(key)
+        if options is None:
+            named = dict(zip(SHARED, shared), na=na)
+            digits = Signif(self.precision) if self.use_signif else self.precision
+            options = JsonOptions(digits=digits, pretty=self.indent is not None, **named)
+            if len(_OPTIONS) >= 256:
+                _OPTIONS.clear()
+            _OPTIONS[key] = options
+        return options
 
     def but(self, **changes: Any) -> Ctx:
         """A copy with ``changes`` applied."""
@@ -73,3 +96,43 @@ class Ctx(NamedTuple):
     def plus(self, indent: int | None, by: int = 2) -> int | None:
         """``indent + 2L`` with NA staying NA."""
         return None if indent is None else indent + by
+
+
+SHARED: tuple[str, ...] = tuple(f.name for f in attrs.fields(JsonOptions) if f.name in Ctx._fields)
+"""The options Ctx carries under their JsonOptions names: its first fields."""
+_shared: Callable[[object], tuple[Any, ...]] = operator.attrgetter(*SHARED)
+_DEFAULTS = tuple(Ctx._field_defaults.values())  # oldna, collapse, is_df, prefix
+
+_OPTIONS: dict[tuple[Any, ...], JsonOptions] = {}
+
+PREFIX_AWARE = frozenset(
+    {"AsIs", "scalar", "logical", "numeric", "integer", "double", "character", "factor", "ordered"}
+    | {"Date", "POSIXct"}
+)
+"""Classes whose methods make tokens themselves (or pass on to one that does) and take ``prefix``."""
+
+
+class Prefixed:
+    """Tokens that already start with ``ctx.prefix`` (NA tokens, None, excepted).
+
+    >>> Prefixed(np.array(['{"a":1'], dtype=object)).tokens.tolist()
+    ['{"a":1']
+    """
+
+    __slots__ = ("tokens",)
+
+    def __init__(self, tokens: np.ndarray) -> None:
+        self.tokens = tokens
+
+
+def prefix_tokens(tokens: np.ndarray, prefix: str | None) -> np.ndarray:
+    """``prefix`` before every token but the NA ones (None), for a few ready tokens.
+
+    >>> prefix_tokens(np.array(['"a"', None], dtype=object), '{"k":').tolist()
+    ['{"k":"a"', None]
+    """
+    if not prefix:
+        return tokens
+    out = np.empty(len(tokens), dtype=object)
+    out[:] = [None if t is None else prefix + t for t in tokens.tolist()]
+    return out

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rvalues.json import arrays, atomic, classed, frames, lists
-from rvalues.json.context import Ctx
+from rvalues.json.context import PREFIX_AWARE, Ctx
 from rvalues.json.options import JsonliteError
 from rvalues.model.base import RValue
 from rvalues.model.classes import implicit_class, r_class
@@ -96,21 +96,6 @@ METHODS: dict[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = {
 BUILTIN_METHODS: Mapping[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = MappingProxyType(dict(METHODS))
 """jsonlite's own methods, which ``register`` replaces only when asked and ``unregister`` restores."""
 
-# methods that make tokens themselves (or pass on to one that does) and may fold in ctx.prefix
-_PREFIX_SAFE = {
-    "AsIs",
-    "scalar",
-    "logical",
-    "numeric",
-    "integer",
-    "double",
-    "character",
-    "factor",
-    "ordered",
-    "Date",
-    "POSIXct",
-}
-
 # asJSON methods that exist for exactly these implicit classes (what force=TRUE may unclass to)
 _EXACT = {"numeric", "character", "logical", "list", "matrix", "array", "complex", "raw", "NULL"}
 
@@ -151,7 +136,7 @@ def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
     if cls is None:
         cls = r_class(x)
     method = METHODS.get(cls[0]) if cls else None
-    if ctx.prefix is not None and cls and cls[0] not in _PREFIX_SAFE:
+    if ctx.prefix is not None and cls and cls[0] not in PREFIX_AWARE:
         ctx = ctx.but(prefix=None)
     if method is None:
         return _any(x, ctx, cls)

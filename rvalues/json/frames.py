@@ -12,11 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.json.atomic import Prefixed
-from rvalues.json.context import Ctx
-from rvalues.json.lists import encode_list, object_keys
-from rvalues.json.options import JsonliteError
-from rvalues.json.pretty import (
+from rvalues.json.collapse import (
     ObjectRows,
     RowPieces,
     RowTexts,
@@ -26,6 +22,9 @@ from rvalues.json.pretty import (
     small_array_rows,
     small_object_rows,
 )
+from rvalues.json.context import Ctx, Prefixed
+from rvalues.json.lists import encode_list, object_keys
+from rvalues.json.options import JsonliteError
 from rvalues.model.classes import explicit_class
 from rvalues.model.elements import INT_MAX
 

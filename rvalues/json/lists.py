@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.json.collapse import collapse, collapse_object
 from rvalues.json.context import Ctx
 from rvalues.json.names import cleannames
-from rvalues.json.pretty import collapse, collapse_object
 from rvalues.json.strings import escape_array
 
 

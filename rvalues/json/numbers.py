@@ -189,7 +189,8 @@ def num_to_char(
     """JSON tokens (an object array of str) for a double or integer array.
 
     ``na``: "string" (``"NA"``, ``"NaN"``, ``"Inf"``, ``"-Inf"`` as JSON strings), "null", or
-    "NA" (None: jsonlite's NA_character_, an omitted field in data-frame rows).
+    "NA" (None: jsonlite's NA_character_, an omitted field in data-frame rows). ``prefix`` goes
+    before every other token (the row-key prefix of ``rvalues.json.context``).
 
     >>> num_to_char(np.array([1.5, np.nan]), 4, na="null").tolist()
     ['1.5', 'null']
@@ -285,7 +286,8 @@ def _fixed_one(val: float, prec: int) -> str:
 
 
 def int_to_char(values: np.ndarray, na: str = "string", prefix: str = "") -> np.ndarray:
-    """Tokens for an int32 array with R's NA (INT32_MIN): ``"NA"``, ``null`` or None by ``na``.
+    """Tokens for an int32 array with R's NA (INT32_MIN): ``"NA"``, ``null`` or None by ``na``;
+    ``prefix`` as in :func:`num_to_char`.
 
     >>> int_to_char(np.array([1, -(2**31)], dtype=np.int32)).tolist()
     ['1', '"NA"']

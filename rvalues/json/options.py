@@ -130,7 +130,8 @@ def _pretty(value: Any) -> bool | int | float:
 
 @attrs.frozen
 class JsonOptions:
-    """Every argument of ``toJSON`` (jsonlite 1.8.4), with jsonlite's defaults and checks.
+    """Every argument of ``toJSON`` (jsonlite 1.8.4), with jsonlite's defaults and checks: the one
+    declaration that ``to_json``'s keywords and ``Ctx`` follow (a test holds them to it).
 
     ``na=None`` is jsonlite's "not given" (each class's own default); ``digits=None`` is ``NA``
     (15 significant digits); ``digits=signif(n)`` is ``I(n)``.

@@ -23,7 +23,7 @@ from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.json.context import Ctx
 from rvalues.json.dispatch import BUILTIN_METHODS, METHODS, decline, encode
-from rvalues.json.options import JsonOptions, Signif
+from rvalues.json.options import JsonOptions
 from rvalues.model.base import RValue
 from rvalues.model.classes import r_class as class_of
 
@@ -118,43 +118,10 @@ def _method(name: str, encoder: Encoder) -> Callable[[RValue, Ctx, tuple[str, ..
     return run
 
 
-_OPTIONS: dict[tuple[Any, ...], JsonOptions] = {}
-
-
 def options_in(ctx: Ctx) -> JsonOptions:
     """The ``toJSON`` options as an ``asJSON`` method sees them at ``ctx``.
 
     >>> options_in(Ctx.top(JsonOptions(dataframe="col"))).dataframe
     'columns'
     """
-    na = ctx.oldna if ctx.na == "NA" else ctx.na
-    key = (
-        ctx.dataframe, ctx.matrix, ctx.date, ctx.posixt, ctx.factor, ctx.complex, ctx.raw, ctx.null, na,
-        ctx.auto_unbox, ctx.precision, ctx.use_signif, ctx.always_decimal, ctx.keep_vec_names,
-        ctx.indent is not None, ctx.force, ctx.rownames,
-    )  # fmt: skip
-    options = _OPTIONS.get(key)
-    if options is None:
-        digits = Signif(ctx.precision) if ctx.use_signif else ctx.precision
-        options = JsonOptions(
-            dataframe=ctx.dataframe,
-            matrix=ctx.matrix,
-            date=ctx.date,
-            posixt=ctx.posixt,
-            factor=ctx.factor,
-            complex=ctx.complex,
-            raw=ctx.raw,
-            null=ctx.null,
-            na=na,
-            auto_unbox=ctx.auto_unbox,
-            digits=digits,
-            pretty=ctx.indent is not None,
-            force=ctx.force,
-            keep_vec_names=ctx.keep_vec_names,
-            always_decimal=ctx.always_decimal,
-            rownames=ctx.rownames,
-        )
-        if len(_OPTIONS) >= 256:
-            _OPTIONS.clear()
-        _OPTIONS[key] = options
-    return options
+    return ctx.as_options()
