@@ -76,7 +76,8 @@ def _paths(name: str) -> dict[str, Callable[[], Any]]:
         "from_numpy(object array)": lambda: rvalues.from_numpy(np.array([aware], dtype=object)),
         "from_pandas(aware column)": lambda: rvalues.from_pandas(pd.Series([aware])),
         "from_pandas(dateutil column)": lambda: rvalues.from_pandas(
-            pd.Series(pd.DatetimeIndex([WALL]).tz_localize(f"dateutil/{name}"))
+            # tz_convert, not tz_localize: pandas 2.2's localizer fails on python-dateutil 4's zones
+            pd.Series(pd.DatetimeIndex([aware.astimezone(dt.UTC)]).tz_convert(f"dateutil/{name}"))
         ),
         "from_pandas(object column)": lambda: rvalues.from_pandas(pd.Series([aware], dtype=object)),
     }

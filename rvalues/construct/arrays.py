@@ -12,11 +12,13 @@ import numpy as np
 
 from rvalues.construct.classed import as_vector
 from rvalues.errors import RValueError
+from rvalues.model.base import RValue
+from rvalues.model.build import build
 from rvalues.model.coerce import na_of
 from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.lists import NULL
 from rvalues.model.strings import shorten
-from rvalues.model.vectors import Integer
+from rvalues.model.vectors import Character, Integer
 
 
 def _vector_of(values: Any, what: str) -> Any:
@@ -29,8 +31,6 @@ def _vector_of(values: Any, what: str) -> Any:
 def _plain(value: Any) -> Any:
     """What R's ``as.vector`` makes of classed data: factors become their labels."""
     if value.inherits("factor"):
-        from rvalues.model.vectors import Character
-
         return Character(value.labels())
     return value
 
@@ -67,8 +67,6 @@ def extent(value: Any, label: str) -> int:
     >>> extent(2.7, "nrow")
     2
     """
-    from rvalues.model.base import RValue
-
     if isinstance(value, RValue):
         if value.r_type not in ("logical", "integer", "double") or len(value) == 0:
             raise RValueError(f"non-numeric matrix extent for {label!r}: {shorten(value)}")
@@ -142,8 +140,6 @@ def array(values: Any = (None,), dim: Any = None, dimnames: Any = None) -> Any:
     elif isinstance(dim, (int, float, np.integer, np.floating)):
         extents = [extent(dim, "dim")]
     else:
-        from rvalues.model.base import RValue
-
         if isinstance(dim, (str, bytes)) or not isinstance(dim, (RValue, Iterable)):
             raise TypeError(f"'dim' must be a sequence of extents, not {type(dim).__name__} ({shorten(dim)})")
         extents = [extent(d, "dim") for d in (dim.tolist() if isinstance(dim, RValue) else dim)]
@@ -155,8 +151,6 @@ def array(values: Any = (None,), dim: Any = None, dimnames: Any = None) -> Any:
 
 
 def _with_dim(value: Any, filled: Any, extents: list[int], dimnames: Any) -> Any:
-    from rvalues.model.build import build
-
     payload = filled if value.r_type == "list" else read_only(np.asarray(filled, dtype=value.data.dtype))
 
     plain = build(value.r_type, payload, {})

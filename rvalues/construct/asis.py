@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.classes import explicit_class, r_class
+from rvalues.model.frames import row_count
 from rvalues.model.lists import NULL
 from rvalues.model.vectors import Character, Vector
 
@@ -14,8 +16,6 @@ from rvalues.model.vectors import Character, Vector
 def _as_value(x: Any) -> RValue:
     if isinstance(x, RValue):
         return x
-    from rvalues.convert import as_r
-
     return as_r(x)
 
 
@@ -47,8 +47,6 @@ def unbox(x: Any) -> Any:
     if value is NULL:
         return NULL
     if value.inherits("data.frame"):
-        from rvalues.model.frames import row_count
-
         rows = row_count(value.attributes["row.names"]) if "row.names" in value.attributes else 0
         if rows != 1:
             raise RValueError(f"Tried to unbox dataframe with {rows} rows.")

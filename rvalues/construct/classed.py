@@ -9,30 +9,29 @@ from typing import Any
 import numpy as np
 
 from rvalues.construct.collate import collation_key
+from rvalues.construct.combine import c
+from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.classed import Date, Factor, POSIXct
 from rvalues.model.coerce import as_type
+from rvalues.model.dates import DATE_CLASS, POSIXCT_CLASS, posixct, python_dates, python_datetimes
 from rvalues.model.elements import read_only
 from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
 from rvalues.model.strings import shorten
+from rvalues.model.timezones import zone
 from rvalues.model.vectors import Character, Integer, Vector
 
 _FACTOR_CLASS = Character(["factor"])
 _ORDERED_CLASS = Character(["ordered", "factor"])
-_DATE_CLASS = Character(["Date"])
-_POSIXCT_CLASS = Character(["POSIXct", "POSIXt"])
 _EPOCH = dt.date(1970, 1, 1)
 
 
 def as_vector(values: Any, what: str) -> Any:
     """What a constructor's ``values`` argument stands for: an R value, or ``c(*values)``."""
-    from rvalues.construct.combine import c
-
     if isinstance(values, RValue):
         return values
     if isinstance(values, np.ndarray) or type(values).__module__.startswith("pandas"):
-        from rvalues.convert import as_r
-
         return as_r(values)
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         return c(values)
@@ -86,8 +85,6 @@ def factor(values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
         attributes["names"] = names
     attributes["levels"] = Character._wrap(read_only(np.array(level_values, dtype=object)))
     attributes["class"] = _ORDERED_CLASS if ordered else _FACTOR_CLASS
-    from rvalues.model.classed import Factor
-
     return Factor._wrap(read_only(codes), attributes)
 
 
@@ -179,21 +176,18 @@ def as_date(values: Any = (), origin: Any = None) -> Any:
     >>> as_date(["2020-01-02", None]).data.tolist()[0]
     18263.0
     """
-    from rvalues.model.classed import Date
-
     values = _listed(values)
     if not isinstance(values, (RValue, np.ndarray)):
         values = list(values)
         if all(v is None or isinstance(v, dt.date) for v in values):
-            days = np.array([NA_REAL if v is None else _date_days(v) for v in values], dtype=np.float64)
-            return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+            return python_dates(values)
     x = as_vector(values, "as_date")
     if x.inherits("Date"):
-        return Date._wrap(x.data, {"class": _DATE_CLASS})
+        return Date._wrap(x.data, {"class": DATE_CLASS})
     if x.inherits("POSIXct"):
         days = np.floor(x.data / 86400.0)
         days[real_is_na(x.data)] = NA_REAL
-        return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+        return Date._wrap(read_only(days), {"class": DATE_CLASS})
     if x.r_type == "character":
         days = _parse_dates(x.data.tolist())
     elif x.r_type == "logical" and x.na_mask().all():
@@ -205,21 +199,13 @@ def as_date(values: Any = (), origin: Any = None) -> Any:
         days = as_type(x, "double").data + base
     else:
         raise RValueError(f"do not know how to convert {x.r_type} to class \u201cDate\u201d")
-    return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+    return Date._wrap(read_only(days), {"class": DATE_CLASS})
 
 
 def _one(value: Any, name: str) -> float:
     if len(value) != 1:
         raise RValueError(f"'{name}' must be one date, not {len(value)}")
     return float(value.data[0])
-
-
-def _date_days(value: dt.date) -> float:
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(dt.UTC)
-        value = value.date()
-    return float((value - _EPOCH).days)
 
 
 _DATETIME_PATTERN = re.compile(
@@ -236,21 +222,17 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
     >>> as_posixct("2020-01-02 03:04:05", tz="UTC").data.tolist()
     [1577934245.0]
     """
-    from rvalues.model.classed import POSIXct
-    from rvalues.model.timezones import zone
-
     tz_name = "" if tz is None else tz
     zone_info = zone(tz_name)
     values = _listed(values)
     if not isinstance(values, (RValue, np.ndarray)):
         values = list(values)
         if all(v is None or isinstance(v, dt.date) for v in values):
-            seconds = [NA_REAL if v is None else _datetime_seconds(v, zone_info) for v in values]
-            return _posixct(np.array(seconds, dtype=np.float64), tz_name)
+            return python_datetimes(values, tz_name, zone_info)
     x = as_vector(values, "as_posixct")
     if x.inherits("POSIXct"):
         keep = x.attributes.get("tzone")
-        attributes = {"class": _POSIXCT_CLASS}
+        attributes = {"class": POSIXCT_CLASS}
         if tz is not None:
             attributes["tzone"] = Character([tz])
         elif keep is not None:
@@ -258,7 +240,7 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
         return POSIXct._wrap(x.data, attributes)
     if x.inherits("Date"):
         secs = x.data * 86400.0
-        return _posixct(secs, "UTC" if tz is None else tz_name)
+        return posixct(secs, "UTC" if tz is None else tz_name)
     if x.r_type == "character":
         secs = np.array(
             [NA_REAL if s is None else _parse_datetime(s, zone_info) for s in x.data.tolist()],
@@ -271,25 +253,11 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
             raise RValueError("'origin' must be supplied")
         base = _one(as_posixct(origin, tz="UTC"), "origin")
         secs = as_type(x, "double").data + base
-        attributes = {"tzone": Character([tz_name]), "class": _POSIXCT_CLASS}
+        attributes = {"tzone": Character([tz_name]), "class": POSIXCT_CLASS}
         return POSIXct._wrap(read_only(secs), attributes)
     else:
         raise RValueError(f"do not know how to convert {x.r_type} to class \u201cPOSIXct\u201d")
-    return _posixct(secs, tz_name)
-
-
-def _posixct(secs: np.ndarray, tz_name: str) -> Any:
-    from rvalues.model.classed import POSIXct
-
-    return POSIXct._wrap(read_only(secs), {"class": _POSIXCT_CLASS, "tzone": Character([tz_name])})
-
-
-def _datetime_seconds(value: dt.date, zone_info: Any) -> float:
-    if not isinstance(value, dt.datetime):
-        value = dt.datetime(value.year, value.month, value.day)
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=zone_info)
-    return value.timestamp()
+    return posixct(secs, tz_name)
 
 
 def _parse_datetime(text: str, zone_info: Any) -> float:

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.coerce import as_type, highest_type
@@ -41,14 +42,17 @@ def c_tagged(pairs: list[tuple[str | None, Any]]) -> Any:
     first = args[0][1]
     methods_see = [(tag, v) for tag, v in args if v is not NULL]
     if first.inherits("factor"):
+        # late: c() of a Date calls as_date, which calls c(): a cycle
         from rvalues.construct.dispatch import combine_factors
 
         return combine_factors(methods_see)
     if first.inherits("Date"):
+        # late: c() of a Date calls as_date, which calls c(): a cycle
         from rvalues.construct.dispatch import combine_dates
 
         return combine_dates(methods_see)
     if first.inherits("POSIXct"):
+        # late: c() of a Date calls as_date, which calls c(): a cycle
         from rvalues.construct.dispatch import combine_datetimes
 
         return combine_datetimes(methods_see)
@@ -60,8 +64,6 @@ def _argument(value: Any) -> RValue:
         return Logical([None])
     if isinstance(value, RValue):
         return value
-    from rvalues.convert import as_r
-
     return as_r(value)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from rvalues.construct.combine import combine, combined_names, leaves
 from rvalues.model.base import RValue
+from rvalues.model.classed import Factor
 from rvalues.model.elements import read_only
 from rvalues.model.vectors import Character
 
@@ -17,8 +18,6 @@ Args = list[tuple[str | None, RValue]]
 def combine_factors(args: Args) -> Any:
     """R 4.1+'s ``c.factor``: ``unlist()`` of the arguments, which is a factor (levels combined
     in order of appearance) when every atomic leaf is a factor, else the combined codes."""
-    from rvalues.model.classed import Factor
-
     flat = [leaf for _, value in args for leaf in leaves(value)]
     if not all(_all_factors(value, top=True) for _, value in args):
         plain = [(tag, _strip_class(value)) for tag, value in args]
@@ -81,6 +80,7 @@ def _names_only(value: RValue) -> dict[str, Any]:
 
 def combine_dates(args: Args) -> Any:
     """R 4.2.2's ``c.Date``: every argument through ``as.Date``, then ``.Date(c(...))``."""
+    # late: classed imports combine, which dispatches here: a cycle
     from rvalues.construct.classed import as_date
 
     days = [(tag, as_date(v).without_attributes().with_attributes(_names_only(v))) for tag, v in args]
@@ -90,6 +90,7 @@ def combine_dates(args: Args) -> Any:
 
 def combine_datetimes(args: Args) -> Any:
     """R 4.2.2's ``c.POSIXct``: instants combined; the zone kept only where all agree."""
+    # late: classed imports combine, which dispatches here: a cycle
     from rvalues.construct.classed import as_posixct
 
     converted = [as_posixct(v) if not v.inherits("POSIXct") else v for _, v in args]

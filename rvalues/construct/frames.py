@@ -10,6 +10,8 @@ import numpy as np
 from rvalues.construct.classed import as_vector
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.classed import DataFrame
+from rvalues.model.coerce import as_type
 from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names, column_length, is_compact, row_count
 from rvalues.model.lists import NULL, List, _pairs
@@ -74,7 +76,6 @@ def data_frame_from_pairs(
     if check_names:
         names = make_unique(make_names(names))
     name_vector = Character._wrap(read_only(np.array(names, dtype=object)))
-    from rvalues.model.classed import DataFrame
 
     if not values:
         if explicit is not None and not is_compact(explicit) and isinstance(explicit, Integer):
@@ -151,8 +152,6 @@ def _recycle(value: RValue, n: int) -> RValue:
 def _explicit_row_names(row_names: Any) -> RValue:
     value = as_vector(row_names, "row_names").without_attributes()
     if value.r_type == "double":  # R's data.frame(): as.character(row.names), 1.5 -> "1.5"
-        from rvalues.model.coerce import as_type
-
         value = as_type(value, "character")
     if value.r_type not in ("integer", "character"):
         raise RValueError(f"row_names must be character or integer, not {value.r_type}")

@@ -47,7 +47,7 @@ import numpy as np
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.classes import explicit_class
-from rvalues.model.frames import is_compact
+from rvalues.model.frames import is_compact, row_count
 from rvalues.model.na import NA_INTEGER, real_is_na
 from rvalues.model.timezones import local_zone_name, tzone_of, zone
 
@@ -213,8 +213,6 @@ def _frame_to_records(x: RValue) -> np.ndarray:
 
 
 def _nrow(x: RValue) -> int:
-    from rvalues.model.frames import row_count
-
     return row_count(x.attributes["row.names"])
 
 

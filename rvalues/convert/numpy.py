@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 
 from rvalues.convert.back import remember
-from rvalues.convert.python import IntegerOverflowWarning, PrecisionWarning, warn
+from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.classed import DataFrame, Date, POSIXct
 from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER, NA_REAL
@@ -123,6 +124,7 @@ def convert_flat(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     if kind in "UST":
         return _strings(flat, mask, where)
     if kind == "O":
+        # late: objects imports numpy: a cycle
         from rvalues.convert.objects import from_objects
 
         return from_objects(flat, mask, where)
@@ -282,8 +284,6 @@ def _all_nat(flat: np.ndarray, where: str, what: str) -> np.ndarray:
 
 def datetimes(flat: np.ndarray, mask: np.ndarray | None, where: str, tzone: RValue = _UTC) -> RValue:
     """datetime64 as Date (day units and coarser) or POSIXct (finer units; tzone ``tzone``)."""
-    from rvalues.model.classed import Date, POSIXct
-
     unit, count = np.datetime_data(flat.dtype)
     if unit == "generic":  # NaT: R's NA date-time
         flat = _all_nat(flat, where, "datetime64")
@@ -321,8 +321,6 @@ def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
 
 def make_frame(names: Sequence[str | None], columns: Sequence[RValue], row_names: RValue) -> RValue:
     """A data frame from already converted, equally long columns (no checks, no copies)."""
-    from rvalues.model.classed import DataFrame
-
     try:
         name_vector = Character._wrap(read_only(np.array(names, dtype=object).reshape(-1)))
     except RValueError as err:

@@ -36,8 +36,12 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
+from rvalues.convert.numpy import convert_flat, datetimes, integers, timedeltas
+from rvalues.convert.python import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.classed import Date, POSIXct
 from rvalues.model.elements import read_only
 from rvalues.model.lists import List
 from rvalues.model.na import NA_INTEGER, NA_REAL
@@ -158,12 +162,8 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, n
     if kinds == {"datetime"}:
         return _datetimes(flat, hard, where)
     if kinds == {"timedelta"}:
-        from rvalues.convert.numpy import timedeltas
-
         return timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
     if kinds == {"numpy-time"}:
-        from rvalues.convert.numpy import convert_flat
-
         present = np.array(flat[~hard].tolist())
         if present.dtype.kind in "mM":
             full = np.full(n, np.array("NaT").astype(present.dtype))
@@ -173,8 +173,6 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, n
 
 
 def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
-    from rvalues.convert.numpy import integers
-
     filled = _filled(flat, hard, 0)
     try:
         ints = filled.astype(np.int64)
@@ -182,8 +180,6 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
         try:
             ints = filled.astype(np.uint64)
         except OverflowError:
-            from rvalues.convert.python import IntegerOverflowWarning, PrecisionWarning, warn
-
             try:
                 out = filled.astype(np.float64)
             except OverflowError:
@@ -203,8 +199,6 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
 
 def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
     """``datetime.date`` elements as a Date: day numbers from their ordinals (no per-element parse)."""
-    from rvalues.model.classed import Date
-
     present = flat[~hard].tolist()
     days = np.full(len(flat), NA_REAL)
     ordinals = np.fromiter(map(dt.date.toordinal, present), dtype=np.int64, count=len(present))
@@ -213,9 +207,6 @@ def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
 
 
 def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
-    from rvalues.convert.numpy import datetimes
-    from rvalues.model.classed import POSIXct
-
     present = flat[~hard]
     aware = np.frompyfunc(lambda v: v.tzinfo is not None, 1, 1)(present).astype(bool)
     if not aware.any():
@@ -233,8 +224,6 @@ def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
 
 
 def _as_list(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
-    from rvalues.convert.python import as_r
-
     items = []
     pd = sys.modules.get("pandas")
     for i, value in enumerate(flat.tolist()):

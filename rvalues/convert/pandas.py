@@ -46,6 +46,7 @@ from rvalues.convert.back import remember
 from rvalues.convert.numpy import convert_flat, datetimes, make_frame
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.classed import Factor
 from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import read_only
@@ -226,8 +227,6 @@ def _arrow(values: Any, where: str) -> RValue:
 
 
 def _categorical(values: Any, where: str) -> RValue:
-    from rvalues.model.classed import Factor
-
     cat = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     codes = np.asarray(cat.codes)
     out = codes.astype(np.int32) + 1

@@ -12,15 +12,17 @@ import datetime as dt
 import decimal
 import enum
 import sys
-import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 import numpy as np
 
+from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
+from rvalues.convert.numpy import from_numpy
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.dates import python_dates, python_datetimes
 from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.lists import MAX_DEPTH, NULL, List
 from rvalues.model.strings import shorten
@@ -29,35 +31,6 @@ from rvalues.model.vectors import Character, Complex, Double, Integer, Logical, 
 
 _EXACT = 2**53
 _DOUBLE_MAX = float(np.finfo(np.float64).max)
-
-
-class ConversionWarning(UserWarning):
-    """A conversion to R changed a value's representation; silence with ``warnings.filterwarnings``."""
-
-
-class IntegerOverflowWarning(ConversionWarning):
-    """Integers that do not fit R's integer range became doubles.
-
-    >>> import warnings
-    >>> warnings.simplefilter("ignore", IntegerOverflowWarning)
-    """
-
-
-class PrecisionWarning(ConversionWarning):
-    """Numbers were rounded to the nearest double (integers past 2**53, long doubles)."""
-
-
-_PACKAGE_DIR = __file__.rsplit("/convert/", 1)[0]
-
-
-def warn(message: str, category: type[Warning]) -> None:
-    """Warn, attributed to the first caller outside rvalues."""
-    frame = sys._getframe(1)
-    level = 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame = frame.f_back  # type: ignore[assignment]
-        level += 1
-    warnings.warn(message, category, stacklevel=level)
 
 
 _EXTRA_CONVERTERS: list[tuple[Callable[[Any], bool], Callable[[Any], RValue]]] = []
@@ -163,8 +136,6 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if obj is None:
         return NULL
     if isinstance(obj, (np.ndarray, np.datetime64, np.timedelta64, np.void)):
-        from rvalues.convert.numpy import from_numpy
-
         return from_numpy(obj)
     if isinstance(obj, (bool, np.bool_)):
         return Logical._wrap(read_only(np.array([obj], dtype=np.int32)))
@@ -177,8 +148,6 @@ def _as_r(obj: Any, depth: int) -> RValue:
         return Double._wrap(read_only(np.array([big_int(value, "as_r")], dtype=np.float64)))
     if isinstance(obj, (float, np.floating)):
         if isinstance(obj, np.floating) and obj.dtype.itemsize > 8:
-            from rvalues.convert.numpy import from_numpy
-
             return from_numpy(obj)
         return Double._wrap(read_only(np.array([obj], dtype=np.float64)))
     if isinstance(obj, decimal.Decimal):
@@ -191,15 +160,14 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Raw(bytes(obj))
     if _is_pandas(obj):
+        # late: pandas is imported only when a pandas object comes
         from rvalues.convert.pandas import from_pandas
 
         return from_pandas(obj)
     if isinstance(obj, dt.datetime):
         return _datetime(obj)
     if isinstance(obj, dt.date):
-        from rvalues.construct.classed import as_date
-
-        return as_date([obj])  # type: ignore[no-any-return]
+        return python_dates([obj])
     if isinstance(obj, dt.timedelta):
         return _difftime(obj.total_seconds())
     if isinstance(obj, Mapping):
@@ -304,6 +272,4 @@ def _mapping(obj: Mapping[Any, Any], depth: int) -> RValue:
 
 
 def _datetime(obj: dt.datetime) -> RValue:
-    from rvalues.construct.classed import as_posixct
-
-    return as_posixct([obj], tz=tzone_name(obj.tzinfo, "as_r"))  # type: ignore[no-any-return]
+    return python_datetimes([obj], tzone_name(obj.tzinfo, "as_r"))

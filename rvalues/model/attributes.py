@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.model.base import RValue
+from rvalues.model.classes import check_class_invariants
+from rvalues.model.coerce import as_type
+from rvalues.model.elements import read_only
+from rvalues.model.lists import NULL, List
 from rvalues.model.na import NA_INTEGER
 from rvalues.model.strings import check_text, shorten
-
-if TYPE_CHECKING:
-    from rvalues.model.base import RValue
+from rvalues.model.upward import upward
+from rvalues.model.vectors import Character, Integer, Vector
 
 
 def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RValue]:
@@ -21,8 +25,6 @@ def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RVa
     An existing attribute keeps its place when replaced, a new one is appended, and one set
     to ``None`` or ``NULL`` is removed (as ``attr(x, name) <- NULL`` does).
     """
-    from rvalues.model.lists import NULL
-
     merged = dict(value.attributes)
     for name, new in changes.items():
         if not isinstance(name, str) or not name:
@@ -37,24 +39,16 @@ def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RVa
 
 
 def _to_r(new: Any) -> RValue:
-    from rvalues.convert import as_r
-    from rvalues.model.base import RValue
-
     if isinstance(new, RValue):
         return new
+    as_r = upward("as_r")
     if isinstance(new, (list, tuple)) and all(not isinstance(v, (list, tuple, dict)) for v in new):
-        from rvalues.construct.combine import c
-
-        return c(*new) if new else as_r([])
-    return as_r(new)
+        return upward("c")(*new) if new else as_r([])  # type: ignore[no-any-return]
+    return as_r(new)  # type: ignore[no-any-return]
 
 
 def coerce_attribute(value: RValue, name: str, new: Any, merged: Mapping[str, RValue]) -> RValue:
     """Coerce and check one attribute as R's ``attr<-`` does."""
-    from rvalues.model.coerce import as_type
-    from rvalues.model.lists import List
-    from rvalues.model.vectors import Character, Vector
-
     r_new = _to_r(new)
     n = len(value.data)
     if name == "names":
@@ -66,7 +60,7 @@ def coerce_attribute(value: RValue, name: str, new: Any, merged: Mapping[str, RV
         if len(names) < n:
             padded = np.full(n, None, dtype=object)
             padded[: len(names)] = names.data
-            names = Character._wrap(_ro(padded))
+            names = Character._wrap(read_only(padded))
         return names
     if name == "dim":
         if not isinstance(r_new, Vector) or r_new.r_type not in ("logical", "integer", "double"):
@@ -98,16 +92,7 @@ def coerce_attribute(value: RValue, name: str, new: Any, merged: Mapping[str, RV
     return r_new
 
 
-def _ro(array: np.ndarray) -> np.ndarray:
-    from rvalues.model.elements import read_only
-
-    return read_only(array)
-
-
 def _dimnames(r_new: RValue, merged: Mapping[str, RValue]) -> RValue:
-    from rvalues.model.coerce import as_type
-    from rvalues.model.lists import NULL, List
-
     dim = merged.get("dim")
     if dim is None:
         raise RValueError("'dimnames' applied to non-array")
@@ -132,8 +117,6 @@ def _dimnames(r_new: RValue, merged: Mapping[str, RValue]) -> RValue:
 
 
 def _row_names(r_new: RValue) -> RValue:
-    from rvalues.model.vectors import Integer
-
     if r_new.r_type not in ("integer", "character"):
         raise RValueError(f"row names must be 'character' or 'integer', not '{r_new.r_type}'")
     r_new = r_new.without_attributes()
@@ -143,13 +126,11 @@ def _row_names(r_new: RValue) -> RValue:
         compact = n == 2 and values[0] == NA_INTEGER
         if not compact and n > 2 and np.array_equal(values, np.arange(1, n + 1)):
             # attr(x, "row.names") <- 1:n stores R's compact form c(NA, n) once that is shorter
-            return Integer._wrap(_ro(np.array([NA_INTEGER, n], dtype=np.int32)))
+            return Integer._wrap(read_only(np.array([NA_INTEGER, n], dtype=np.int32)))
     return r_new
 
 
 def _check_consistency(value: RValue, merged: dict[str, RValue]) -> None:
-    from rvalues.model.classes import check_class_invariants
-
     if "dimnames" in merged and "dim" not in merged:
         del merged["dimnames"]
     check_class_invariants(value.r_type, value.data, merged)

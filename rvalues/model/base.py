@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from rvalues.errors import RValueError
+from rvalues.model.identical import identical, value_hash
 from rvalues.model.storage import lock_data
 from rvalues.model.strings import shorten
 
@@ -77,6 +78,7 @@ class RValue:
     @property
     def r_class(self) -> tuple[str, ...]:
         """What R's ``class(x)`` returns: the class attribute, else the implicit class."""
+        # late: classes imports lists, which imports base: a cycle
         from rvalues.model.classes import r_class
 
         return r_class(self)
@@ -95,6 +97,7 @@ class RValue:
           a   b
         1.5 2.0
         """
+        # late: attributes and build import this module: a cycle
         from rvalues.model.attributes import merge_attributes
         from rvalues.model.build import build
 
@@ -107,6 +110,7 @@ class RValue:
 
     def without_attributes(self) -> Any:
         """R's ``unclass`` and more: the same payload with no attributes at all."""
+        # late: build imports base (every class derives from RValue): a cycle
         from rvalues.model.build import build
 
         return build(self.r_type, self._data, {})
@@ -121,15 +125,11 @@ class RValue:
         return iter(self.tolist())
 
     def __eq__(self, other: object) -> bool:
-        from rvalues.model.identical import identical
-
         if not isinstance(other, RValue):
             return NotImplemented
         return identical(self, other)
 
     def __hash__(self) -> int:
-        from rvalues.model.identical import value_hash
-
         return value_hash(self)
 
     def __reduce__(self) -> str | tuple[Any, ...]:
@@ -148,6 +148,7 @@ class RValue:
         )
 
     def __repr__(self) -> str:
+        # printing sits above model: imported here, when a value is shown
         from rvalues.printing import format_value
 
         return format_value(self)
@@ -158,6 +159,7 @@ class RValue:
 
 def _restore(r_type: str, data: Any, attributes: dict[str, RValue]) -> RValue:
     """Rebuild a pickled value (its class follows from its type and attributes, as everywhere)."""
+    # late: build imports base (every class derives from RValue): a cycle
     from rvalues.model.build import build
 
     return build(r_type, data, attributes)  # type: ignore[no-any-return]

@@ -10,8 +10,10 @@ from typing import Any
 
 import attrs
 
+from rvalues.model.frames import automatic_row_names, expanded_row_names, row_count
 from rvalues.model.lists import List
 from rvalues.model.timezones import tzone_of
+from rvalues.model.upward import upward
 from rvalues.model.vectors import Character, Double, Integer
 
 
@@ -24,9 +26,7 @@ class Factor(Integer):
     """
 
     def __new__(cls, values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
-        from rvalues.construct.classed import factor
-
-        return factor(values, levels=levels, ordered=ordered)
+        return upward("factor")(values, levels=levels, ordered=ordered)
 
     @property
     def levels(self) -> Character:
@@ -53,9 +53,7 @@ class Date(Double):
     """
 
     def __new__(cls, values: Any = ()) -> Any:
-        from rvalues.construct.classed import as_date
-
-        return as_date(values)
+        return upward("as_date")(values)
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
@@ -66,9 +64,7 @@ class POSIXct(Double):
     """
 
     def __new__(cls, values: Any = (), tz: str | None = None) -> Any:
-        from rvalues.construct.classed import as_posixct
-
-        return as_posixct(values, tz=tz)
+        return upward("as_posixct")(values, tz=tz)
 
     @property
     def tzone(self) -> str | None:
@@ -85,15 +81,11 @@ class DataFrame(List):
     """
 
     def __new__(cls, **columns: Any) -> Any:
-        from rvalues.construct.frames import data_frame
-
-        return data_frame(**columns)
+        return upward("data_frame")(**columns)
 
     @property
     def nrow(self) -> int:
         """The number of rows."""
-        from rvalues.model.frames import row_count
-
         row_names = self.attributes.get("row.names")
         return 0 if row_names is None else row_count(row_names)
 
@@ -105,8 +97,6 @@ class DataFrame(List):
     @property
     def row_names(self) -> Integer | Character:
         """The row names as R's ``attr(x, "row.names")`` shows them (compact forms expanded)."""
-        from rvalues.model.frames import automatic_row_names, expanded_row_names
-
         row_names = self.attributes.get("row.names", automatic_row_names(0))
         return expanded_row_names(row_names)  # type: ignore[no-any-return]
 
@@ -116,6 +106,7 @@ class DataFrame(List):
         return dict(zip(self.keys(), self.data))
 
     def _repr_html_(self) -> str:
+        # printing sits above model: imported here, when a notebook shows the frame
         from rvalues.printing import format_html
 
         return format_html(self)

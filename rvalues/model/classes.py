@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.model.lists import List
 from rvalues.model.na import NA_INTEGER
+from rvalues.model.vectors import ATOMIC_TYPES
 
 if TYPE_CHECKING:
     from rvalues.model.base import RValue
@@ -73,6 +75,7 @@ def check_class_invariants(r_type: str, data: Any, attributes: Mapping[str, RVal
 
 
 def _check_data_frame(columns: tuple[Any, ...], attributes: Mapping[str, RValue]) -> None:
+    # late: frames imports classes: a cycle
     from rvalues.model.frames import column_length, row_count
 
     row_names = attributes.get("row.names")
@@ -89,9 +92,8 @@ def _check_data_frame(columns: tuple[Any, ...], attributes: Mapping[str, RValue]
 
 def python_class(r_type: str, attributes: Mapping[str, RValue]) -> type[RValue]:
     """The Python class for an R value of this type and these attributes."""
+    # late: classed imports frames, which imports classes: a cycle
     from rvalues.model.classed import DataFrame, Date, Factor, POSIXct
-    from rvalues.model.lists import List
-    from rvalues.model.vectors import ATOMIC_TYPES
 
     classes = explicit_class(attributes)
     if classes:

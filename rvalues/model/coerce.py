@@ -12,8 +12,12 @@ from typing import Any
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.model.complex_text import as_character_complex
 from rvalues.model.elements import read_only
+from rvalues.model.lists import List
 from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
+from rvalues.model.real_text import as_character_double
+from rvalues.model.vectors import ATOMIC_TYPES
 
 TYPE_ORDER = ("NULL", "raw", "logical", "integer", "double", "complex", "character", "list")
 """R's hierarchy for ``c()`` and ``unlist()``."""
@@ -31,8 +35,6 @@ def as_type(x: Any, r_type: str) -> Any:
     >>> as_type(Integer([1, None]), "character")
     [1] "1" NA
     """
-    from rvalues.model.vectors import ATOMIC_TYPES
-
     if x.r_type == r_type:
         return x.without_attributes()
     if r_type == "list":
@@ -93,14 +95,10 @@ def integer_to_character(values: np.ndarray) -> np.ndarray:
 
 
 def double_to_character(values: np.ndarray) -> np.ndarray:
-    from rvalues.format import as_character_double
-
     return as_character_double(values)
 
 
 def complex_to_character(values: np.ndarray) -> np.ndarray:
-    from rvalues.format import as_character_complex
-
     return as_character_complex(values)
 
 
@@ -149,9 +147,6 @@ _CONVERT = {
 
 
 def _as_list(x: Any) -> Any:
-    from rvalues.model.lists import List
-    from rvalues.model.vectors import ATOMIC_TYPES
-
     if x.r_type == "NULL":
         return List._wrap(())
     cls = ATOMIC_TYPES[x.r_type]
@@ -164,8 +159,6 @@ def _as_list(x: Any) -> Any:
 
 
 def _list_as_atomic(x: Any, r_type: str) -> Any:
-    from rvalues.model.vectors import ATOMIC_TYPES
-
     parts = []
     for i, element in enumerate(x.data):
         if element.r_type == "list" or element.r_type == "NULL" or len(element) != 1:

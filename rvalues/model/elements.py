@@ -30,6 +30,7 @@ def is_na_element(value: Any) -> bool:
     """``None`` or a length-1 R vector holding NA: what every constructor takes as NA."""
     if value is None:
         return True
+    # late: vectors imports elements: a cycle
     from rvalues.model.vectors import Vector
 
     if isinstance(value, Vector) and len(value) == 1:
@@ -39,6 +40,7 @@ def is_na_element(value: Any) -> bool:
 
 def scalar_of(value: Any) -> Any:
     """Unwrap a length-1 R vector into its Python element; anything else is returned as it is."""
+    # late: vectors imports elements: a cycle
     from rvalues.model.vectors import Vector
 
     if isinstance(value, Vector) and len(value) == 1:

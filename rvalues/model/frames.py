@@ -7,7 +7,9 @@ from typing import Any
 import numpy as np
 
 from rvalues.model.classes import explicit_class
+from rvalues.model.elements import read_only
 from rvalues.model.na import NA_INTEGER
+from rvalues.model.vectors import Integer
 
 
 def is_compact(row_names: Any) -> bool:
@@ -25,9 +27,6 @@ def row_count(row_names: Any) -> int:
 
 def automatic_row_names(n: int) -> Any:
     """R's automatic row names for n rows: ``c(NA_integer_, -n)`` (``integer(0)`` for none)."""
-    from rvalues.model.elements import read_only
-    from rvalues.model.vectors import Integer
-
     if n == 0:
         return Integer._wrap(read_only(np.array([], dtype=np.int32)))
     return Integer._wrap(read_only(np.array([NA_INTEGER, -n], dtype=np.int32)))
@@ -35,9 +34,6 @@ def automatic_row_names(n: int) -> Any:
 
 def expanded_row_names(row_names: Any) -> Any:
     """What R's ``attr(x, "row.names")`` shows: compact forms expanded to ``1:n``."""
-    from rvalues.model.elements import read_only
-    from rvalues.model.vectors import Integer
-
     if is_compact(row_names):
         n = row_count(row_names)
         return Integer._wrap(read_only(np.arange(1, n + 1, dtype=np.int32)))

@@ -19,6 +19,7 @@ def identical(x: Any, y: Any) -> bool:
     >>> identical(c(1, NA_real_), Double([1.0, None])), identical(NA_real_, Double([float("nan")]))
     (True, False)
     """
+    # late: base imports identical (RValue.__eq__): a cycle
     from rvalues.model.base import RValue
 
     if not isinstance(x, RValue) or not isinstance(y, RValue):

@@ -10,6 +10,8 @@ import attrs
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.strings import shorten
+from rvalues.model.upward import upward
+from rvalues.model.vectors import Character
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
@@ -47,6 +49,7 @@ class List(RValue):
         return names is not None and isinstance(name, str) and name in names.data.tolist()
 
     def __new__(cls, values: Iterable[Any] = (), attributes: Mapping[str, Any] | None = None) -> Any:
+        # late: attributes and build import this module: a cycle
         from rvalues.model.attributes import merge_attributes
         from rvalues.model.build import build
 
@@ -68,7 +71,6 @@ class List(RValue):
         [1] "a" "a" ""
         """
         pairs = _pairs(pairs, "List.from_pairs")
-        from rvalues.model.vectors import Character
 
         values = cls([v for _, v in pairs])
         return values.with_attributes({"names": Character([n for n, _ in pairs])})  # type: ignore[no-any-return]
@@ -115,10 +117,8 @@ def _pairs(pairs: Any, what: str) -> list[tuple[Any, Any]]:
 def _element(value: Any, position: int) -> RValue:
     if isinstance(value, RValue):
         return value
-    from rvalues.convert import as_r
-
     try:
-        return as_r(value)
+        return upward("as_r")(value)  # type: ignore[no-any-return]
     except RValueError as err:
         raise RValueError(f"List: element {position}: {err}") from None
 

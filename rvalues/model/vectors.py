@@ -37,6 +37,7 @@ class Vector(RValue):
     def __new__(cls, values: Any = (), attributes: Mapping[str, Any] | None = None) -> Any:
         if cls is Vector:
             raise TypeError("Vector is abstract: use Logical, Integer, Double, Complex, Character or Raw")
+        # late: attributes and build import this module: a cycle
         from rvalues.model.attributes import merge_attributes
         from rvalues.model.build import build
 
