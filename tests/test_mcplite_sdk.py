@@ -27,12 +27,12 @@ from mcplite.projection import LEGACY_VERSIONS, PROTOCOL_VERSIONS, SERVER_INFO_K
 
 pytest.importorskip("mcp")
 from mcp import Client
-from mcp.client import session as sdk_session
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult as SdkCallToolResult
 
 from mcplite import sdk
 from mcplite.sdk import mcplite_tool, to_sdk_result
+from tests.sdk_handshake import offered_handshake
 
 fastmcp: Any
 try:
@@ -188,19 +188,18 @@ def sdk_shown(result: SdkCallToolResult) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def offered_handshake(version: str) -> Iterator[str]:
+def client_mode(version: str) -> Iterator[str]:
     """The client mode for ``version``; for a legacy one, the SDK's handshake offers exactly it."""
     if version == MODERN:
         yield MODERN
         return
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sdk_session, "LATEST_HANDSHAKE_VERSION", version)
+    with offered_handshake(version):
         yield "legacy"
 
 
 @contextlib.asynccontextmanager
 async def sdk_client(server: MCPServer, version: str) -> AsyncIterator[Callable[..., Any]]:
-    with offered_handshake(version) as mode:
+    with client_mode(version) as mode:
         async with Client(server, mode=mode) as client:  # type: ignore[arg-type]
             assert client.protocol_version == version
 
@@ -213,7 +212,7 @@ async def sdk_client(server: MCPServer, version: str) -> AsyncIterator[Callable[
 @contextlib.asynccontextmanager
 async def fastmcp_client(server: Any, version: str) -> AsyncIterator[Callable[..., Any]]:
     assert fastmcp is not None
-    with offered_handshake(version) as mode:
+    with client_mode(version) as mode:
         async with fastmcp.Client(server, mode=mode) as client:
             assert client.protocol_version == version
 

@@ -27,12 +27,12 @@ import anyio
 import jsonschema
 import pytest
 from mcp import Client, StdioServerParameters
-from mcp.client import session as sdk_session
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, Tool
 
 import mcplite
+from tests.sdk_handshake import offered_handshake
 from tests.servers import everything
 
 pytest.importorskip("fastmcp")
@@ -117,17 +117,6 @@ class Conn:
             if self.sdk:
                 return await self.client.call_tool(name, arguments or {}, progress_callback=progress)  # type: ignore[no-any-return]
             return await self.client.call_tool_mcp(name, arguments or {}, progress_handler=progress)  # type: ignore[no-any-return]
-
-
-@contextlib.contextmanager
-def offered_handshake(version: str | None) -> Any:
-    """Make the SDK's initialize offer ``version`` (FastMCP uses the SDK's session too)."""
-    if version is None:
-        yield
-        return
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sdk_session, "LATEST_HANDSHAKE_VERSION", version)
-        yield
 
 
 @pytest.fixture(scope="module")

@@ -30,11 +30,11 @@ import pytest
 pytest.importorskip("uvicorn")
 import uvicorn
 from mcp import Client
-from mcp.client import session as sdk_session
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 
 import mcplite
+from tests.sdk_handshake import offered_handshake
 from tests.servers import everything
 
 pytest.importorskip("fastmcp")
@@ -114,16 +114,6 @@ class Conn:
             if self.config.library == "sdk":
                 return await self.client.call_tool(name, arguments or {}, progress_callback=progress)  # type: ignore[no-any-return]
             return await self.client.call_tool_mcp(name, arguments or {}, progress_handler=progress)  # type: ignore[no-any-return]
-
-
-@contextlib.contextmanager
-def offered_handshake(version: str | None) -> Iterator[None]:
-    if version is None:
-        yield
-        return
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sdk_session, "LATEST_HANDSHAKE_VERSION", version)
-        yield
 
 
 @pytest.fixture(scope="module")
