@@ -10,7 +10,9 @@ do it in R 4.2.2.
 
 from __future__ import annotations
 
-from rvalues.format.complex import (
+from rvalues.format.datetime import format_date, format_posixct
+from rvalues.format.strings import display_width, encode_string, encoded_width
+from rvalues.model.complex_text import (
     ComplexFormat,
     as_character_complex,
     encode_complex,
@@ -18,15 +20,13 @@ from rvalues.format.complex import (
     format_complex_info,
     format_complex_vector,
 )
-from rvalues.format.datetime import format_date, format_posixct
-from rvalues.format.real import (
+from rvalues.model.real_text import (
     RealFormat,
     as_character_double,
     encode_real,
     format_real,
     format_real_info,
 )
-from rvalues.format.strings import display_width, encode_string, encoded_width
 
 __all__ = [
     "ComplexFormat",

@@ -139,7 +139,7 @@ def encode_complex(x: RValue, ctx: Ctx) -> Any:
                 raise JsonliteError("invalid value -2147483648 for 'digits' argument")
             if ctx.precision < 1 or ctx.precision > 22:
                 raise JsonliteError(f"invalid value {ctx.precision} for 'digits' argument")
-        from rvalues.format.complex import format_complex
+        from rvalues.model.complex_text import format_complex
 
         text = np.asarray(format_complex(data, ctx.precision), dtype=object)
         bad = ~(np.isfinite(data.real) & np.isfinite(data.imag))

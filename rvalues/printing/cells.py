@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rvalues.format.complex import encode_complex, format_complex_info
-from rvalues.format.real import encode_real, format_real_info
+from rvalues.model.complex_text import encode_complex, format_complex_info
 from rvalues.model.na import NA_INTEGER
+from rvalues.model.real_text import encode_real, format_real_info
 from rvalues.printing.atomic import format_integer_width, format_logical_width
 from rvalues.printing.values import classes
 

@@ -26,7 +26,7 @@ def strings(x: Any) -> list[str | None] | None:
         return None
     if x.r_type == "character":
         return list(x.data.tolist())
-    from rvalues.format.real import as_character_double
+    from rvalues.model.real_text import as_character_double
 
     if x.r_type == "double":
         return list(as_character_double(x.data).tolist())
