@@ -292,8 +292,9 @@ def test_without_a_log_level_each_era_follows_its_default(version: str) -> None:
 
 def test_a_call_that_takes_too_long_is_cancelled() -> None:
     before = everything.cancelled_seen()["hang"]
-    with Client(everything.server, timeout=0.2) as client:
-        with pytest.raises(TimeoutError, match=r"tools/call hang: no answer within 0\.2 s"):
+    # a timeout long enough for the call to start on a busy machine (cancelled sooner, it never runs)
+    with Client(everything.server, timeout=1.0) as client:
+        with pytest.raises(TimeoutError, match=r"tools/call hang: no answer within 1\.0 s"):
             client.call_tool("hang", {"limit": 10})
         deadline = time.monotonic() + 5
         while everything.cancelled_seen()["hang"] == before and time.monotonic() < deadline:
@@ -310,8 +311,10 @@ def test_async_calls_run_concurrently_and_can_be_cancelled() -> None:
             assert time.monotonic() - start < 1.0
             assert [r.text for r in results] == ["slept 0.3"] * 4
             before = everything.cancelled_seen()["async_hang"]
+            started = everything.calls_started()["async_hang"]
             task = asyncio.ensure_future(client.acall_tool("async_hang", {"limit": 10}))
-            await asyncio.sleep(0.1)
+            while everything.calls_started()["async_hang"] == started:  # cancelled sooner, it never runs
+                await asyncio.sleep(0.01)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task

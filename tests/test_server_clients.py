@@ -427,18 +427,39 @@ async def test_progress_and_logs_reach_the_client(conn: Conn) -> None:
     assert [step[:2] for step in received] == [(1, 2), (2, 2)]
 
 
+async def _counts(conn: Conn, tool: str) -> dict[str, int]:
+    return strict_json(only_text(await conn.call(tool)))  # type: ignore[no-any-return]
+
+
+async def _once_both_run(conn: Conn, started_before: dict[str, int]) -> None:
+    """Return once both hanging calls run on the server (cancelled earlier, they would never start)."""
+    with anyio.fail_after(10):
+        while True:
+            started = await _counts(conn, "calls_started")
+            if all(started[name] > started_before[name] for name in started_before):
+                return
+            await anyio.sleep(0.02)
+
+
 async def test_cancelling_a_call_stops_the_tool(conn: Conn) -> None:
-    before = strict_json(only_text(await conn.call("cancelled_seen")))
+    before = await _counts(conn, "cancelled_seen")
+    started_before = await _counts(conn, "calls_started")
     answered: list[str] = []
+    scopes: list[anyio.CancelScope] = []
 
     async def abandon(name: str) -> None:
-        with anyio.move_on_after(0.25):  # leaving the scope makes the client send notifications/cancelled
+        # leaving the scope cancelled makes the client send notifications/cancelled
+        with anyio.CancelScope() as scope:
+            scopes.append(scope)
             await conn.call(name)
             answered.append(name)
 
     async with anyio.create_task_group() as group:
         group.start_soon(abandon, "hang")
         group.start_soon(abandon, "async_hang")
+        await _once_both_run(conn, started_before)
+        for scope in scopes:
+            scope.cancel()
     assert answered == []
     with anyio.fail_after(10):
         while True:

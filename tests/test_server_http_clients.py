@@ -189,18 +189,33 @@ async def test_progress_and_logs_arrive_on_the_request_stream(conn: Conn) -> Non
     assert ("info", {"done": 3}) in conn.logs and ("warning", "careful") in conn.logs
 
 
+async def _counts(conn: Conn, tool: str) -> dict[str, int]:
+    return json.loads(only_text(await conn.call(tool)))  # type: ignore[no-any-return]
+
+
 async def test_cancelling_a_call_stops_the_tool(conn: Conn) -> None:
     """Legacy clients send notifications/cancelled on their session; 2026-07-28 clients close the stream."""
-    before = json.loads(only_text(await conn.call("cancelled_seen")))
+    before = await _counts(conn, "cancelled_seen")
+    started_before = await _counts(conn, "calls_started")
+    scopes: list[anyio.CancelScope] = []
 
     async def abandon(name: str) -> None:
-        with anyio.move_on_after(0.3):
+        with anyio.CancelScope() as scope:
+            scopes.append(scope)
             await conn.call(name)
             raise AssertionError(f"{name} answered")
 
     async with anyio.create_task_group() as group:
         group.start_soon(abandon, "hang")
         group.start_soon(abandon, "async_hang")
+        with anyio.fail_after(10):  # cancelled before they run, the calls would never start
+            while True:
+                started = await _counts(conn, "calls_started")
+                if all(started[name] > started_before[name] for name in started_before):
+                    break
+                await anyio.sleep(0.02)
+        for scope in scopes:
+            scope.cancel()
     with anyio.fail_after(10):
         while True:
             seen = json.loads(only_text(await conn.call("cancelled_seen")))

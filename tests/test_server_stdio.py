@@ -705,12 +705,20 @@ def test_a_tool_printing_to_stdout_corrupts_nothing(modern: Wire) -> None:
         assert text in modern.stderr
 
 
+def _started_calls(wire: Wire) -> dict[str, int]:
+    return json.loads(text_of(wire.call("calls_started", _meta=meta())))  # type: ignore[no-any-return]
+
+
 def test_cancelled_calls_are_never_answered(modern: Wire) -> None:
     seen = json.loads(text_of(modern.call("cancelled_seen", _meta=meta())))
+    started = _started_calls(modern)
     hanging = [
         modern.send_request("tools/call", {"name": name, "_meta": meta()}) for name in ("hang", "async_hang")
     ]
-    time.sleep(0.2)  # both have started
+    deadline = time.monotonic() + TIMEOUT
+    while not all(now > started[name] for name, now in _started_calls(modern).items()):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
     for request_id in hanging:
         modern.never.add(key(request_id))
         modern.notify("notifications/cancelled", {"requestId": request_id, "reason": "test"})

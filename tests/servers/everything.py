@@ -271,16 +271,22 @@ def version(ctx: Context) -> str:
 
 _seen_lock = threading.Lock()
 _cancelled_seen: dict[str, int] = {"hang": 0, "async_hang": 0}
+_started: dict[str, int] = {"hang": 0, "async_hang": 0}
+
+
+def _count(counts: dict[str, int], name: str) -> None:
+    with _seen_lock:
+        counts[name] += 1
 
 
 @server.tool
 def hang(ctx: Context, limit: float = 30.0) -> str:
     """Loop until cancelled (or ``limit`` seconds pass)."""
+    _count(_started, "hang")
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if ctx.cancelled:
-            with _seen_lock:
-                _cancelled_seen["hang"] += 1
+            _count(_cancelled_seen, "hang")
             return "cancelled (this answer must never be sent)"
         time.sleep(0.005)
     return "not cancelled"
@@ -289,11 +295,11 @@ def hang(ctx: Context, limit: float = 30.0) -> str:
 @server.tool
 async def async_hang(limit: float = 30.0) -> str:
     """Sleep until cancelled (or ``limit`` seconds pass)."""
+    _count(_started, "async_hang")
     try:
         await asyncio.sleep(limit)
     except asyncio.CancelledError:
-        with _seen_lock:
-            _cancelled_seen["async_hang"] += 1
+        _count(_cancelled_seen, "async_hang")
         raise
     return "not cancelled"
 
@@ -303,6 +309,13 @@ def cancelled_seen() -> dict[str, int]:
     """How many hanging calls have seen their cancellation so far."""
     with _seen_lock:
         return dict(_cancelled_seen)
+
+
+@server.tool
+def calls_started() -> dict[str, int]:
+    """How many hanging calls have started so far (a test cancels a call only once it runs)."""
+    with _seen_lock:
+        return dict(_started)
 
 
 @server.tool
