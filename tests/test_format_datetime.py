@@ -9,8 +9,12 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rvalues.format import datetime as datetime_format
 from rvalues.format.datetime import format_posixct, utc_offsets
+from rvalues.model.na import NA_REAL
 from tests.conftest import RSCRIPT, requires_r
 
 ZONES = ["America/New_York", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns"]
@@ -66,3 +70,29 @@ def test_formatting_in_zones_agrees_with_r() -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert ours == json.loads(answer.stdout)
+
+
+_SECONDS = st.one_of(
+    st.integers(-40_000_000_000, 260_000_000_000).map(float),  # years 700 to 10200: both sides of 1000-9999
+    st.floats(-3e9, 5e9),
+    st.sampled_from([np.nan, np.inf, -np.inf]),
+    st.integers(-3_000_000_000, 5_000_000_000).map(lambda s: s + 0.9999999999999999),  # shows second 60
+    st.integers(0, 20_000).map(lambda d: d * 86400.0),  # midnights: the date-only form
+    st.just(NA_REAL),
+)
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(
+    seconds=st.lists(_SECONDS, min_size=1, max_size=16),
+    tzone=st.sampled_from(["UTC", *ZONES]),
+    style=st.sampled_from(["string", "ISO8601"]),
+)
+def test_a_few_date_times_format_as_many_do(seconds: list[float], tzone: str, style: str) -> None:
+    """Up to 16 elements are formatted one by one in Python: the text is the vectorized path's."""
+    values = np.array(seconds, dtype=np.float64)
+    few = format_posixct(values, tzone, style)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(datetime_format, "_TINY", 0)
+        many = format_posixct(values, tzone, style)
+    assert few.tolist() == many.tolist()

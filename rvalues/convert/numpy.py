@@ -23,6 +23,7 @@ Rules (every conversion is one vectorized pass, or one copy):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -265,14 +266,22 @@ _UNIT_SECONDS = {
 }  # fmt: skip
 
 
-def _seconds(ints: np.ndarray, unit: str, count: int) -> np.ndarray:
-    """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits."""
+@functools.cache
+def _ticks_per_second(unit: str, count: int) -> tuple[float, int]:
+    """``(seconds per tick, 0)``, or ``(0.0, ticks per second)`` where a second is a whole number of ticks."""
     step = _UNIT_SECONDS[unit] * count  # seconds per tick, exactly
     if step >= 1 or (1 / step).denominator != 1:
-        return ints.astype(np.float64) * float(step)
-    per_int = int(1 / step)
-    whole, rest = np.divmod(ints, per_int)
-    return whole.astype(np.float64) + rest.astype(np.float64) / per_int
+        return float(step), 0
+    return 0.0, int(1 / step)
+
+
+def _seconds(ints: np.ndarray, unit: str, count: int) -> np.ndarray:
+    """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits."""
+    step, per_second = _ticks_per_second(unit, count)
+    if not per_second:
+        return ints.astype(np.float64) * step
+    whole, rest = np.divmod(ints, per_second)
+    return whole.astype(np.float64) + rest.astype(np.float64) / per_second
 
 
 def _all_nat(flat: np.ndarray, where: str, what: str) -> np.ndarray:

@@ -13,6 +13,7 @@ every element is at midnight, and truncates seconds. As in R 4.2.2, years are no
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,6 +32,9 @@ _FAST_LOW, _FAST_HIGH = -30610224000, 253402300799  # years 1000 to 9999: numpy'
 # R's broken-down time holds the year in a C int: days outside this range format as NA, and
 # years past 2^31 - 1 print wrapped around
 _DAY_MIN, _DAY_MAX = -784352321506, 784352270736
+_TINY = 16
+"""Up to this many elements are formatted in Python, one by one: numpy's per-call cost dominates there."""
+_EPOCH = datetime(1970, 1, 1)
 
 
 def civil_from_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -79,9 +83,15 @@ def _non_finite(values: np.ndarray, out: np.ndarray) -> np.ndarray:
     bad = ~np.isfinite(values)
     if bad.any():
         sub = values[bad]
-        text = np.where(np.isnan(sub), "NaN", np.where(sub > 0, "Inf", "-Inf")).astype(object)
-        text[real_is_na(sub)] = None
-        out[bad] = text
+        if len(sub) <= _TINY:
+            out[bad] = [
+                None if na else "NaN" if v != v else "Inf" if v > 0 else "-Inf"
+                for v, na in zip(sub.tolist(), real_is_na(sub).tolist(), strict=True)
+            ]
+        else:
+            text = np.where(np.isnan(sub), "NaN", np.where(sub > 0, "Inf", "-Inf")).astype(object)
+            text[real_is_na(sub)] = None
+            out[bad] = text
     return ~bad
 
 
@@ -247,11 +257,37 @@ _CODED_FROM = 256
 formatted one by one (numpy's per-call cost would dominate)."""
 
 
+def _tiny_text(local: np.ndarray, fraction: np.ndarray, style: str, force_time: bool) -> np.ndarray | None:
+    """:func:`_clock_pieces`' text for a few local instants, or None where the general path is needed
+    (years outside 1000-9999, or a fraction within an ulp of 1 that shows second 60)."""
+    stamps, fractions = local.tolist(), fraction.tolist()
+    if min(stamps) < _FAST_LOW or max(stamps) > _FAST_HIGH:
+        return None
+    clocks = [_EPOCH + timedelta(seconds=t) for t in stamps]
+    if style == "string" and not force_time and not any(fractions) and all(t % 86400 == 0 for t in stamps):
+        return np.array([f"{c.year}-{c.month:02d}-{c.day:02d}" for c in clocks], dtype=object)
+    seconds = [math.floor(c.second + f) for c, f in zip(clocks, fractions, strict=True)]
+    if max(seconds) >= 60:
+        return None
+    sep = "T" if style == "ISO8601" else " "
+    return np.array(
+        [
+            f"{c.year}-{c.month:02d}-{c.day:02d}{sep}{c.hour:02d}:{c.minute:02d}:{s:02d}"
+            for c, s in zip(clocks, seconds, strict=True)
+        ],
+        dtype=object,
+    )
+
+
 def _clock_pieces(
     vals: np.ndarray, whole: np.ndarray, tzone: str | None, style: str, force_time: bool = False
 ) -> Pieces:
     secs = whole.astype(np.int64)
     local = secs + utc_offsets(secs, tzone)
+    if 0 < len(local) <= _TINY:
+        text = _tiny_text(local, vals - whole, style, force_time)
+        if text is not None:
+            return [(text, np.arange(len(text)))]
     days, sod = np.floor_divide(local, 86400), np.mod(local, 86400)
     few = len(local) < _CODED_FROM
     each = np.arange(len(local))

@@ -33,8 +33,12 @@ def shorten(value: object, limit: int = SHOWN) -> str:
     >>> shorten("x" * 1000, 10)
     "'xxxxxxxxxx'... (1000 characters)"
     """
-    if isinstance(value, str) and len(value) > limit:
-        return f"{value[:limit]!r}... ({len(value)} characters)"
+    if isinstance(value, str):
+        if len(value) > limit:
+            return f"{value[:limit]!r}... ({len(value)} characters)"
+        text = repr(value)
+        if len(text) <= limit:  # what reprlib gives, without its dispatch
+            return text
     try:
         text = _REPR.repr(value)
     except Exception:  # a broken __repr__ must not hide the real error
