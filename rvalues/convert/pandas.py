@@ -254,6 +254,8 @@ def _categorical(values: Any, where: str) -> RValue:
 def _as_character(index: pd.Index, where: str) -> Character:
     """R's ``as.character`` of an index's values (levels, names, row names)."""
     value = column(index, where)
+    if type(value) is Character and not value.attributes:  # strings already: the common case
+        return value
     classes = explicit_class(value.attributes)
     if "Date" in classes:
         text = np.datetime_as_string(np.asarray(index, dtype="datetime64[D]"), unit="D").astype(object)
@@ -317,7 +319,9 @@ def _label(label: Any) -> str | None:
 
 def _frame(df: pd.DataFrame) -> RValue:
     n = len(df)
-    names = [_label(label) for label in df.columns.tolist()]
+    arrow = _arrow_strings(df.columns)
+    labels = arrow.to_pylist() if arrow is not None else df.columns.tolist()
+    names = [_label(label) for label in labels]
     columns = []
     for i, array in enumerate(_column_arrays(df)):  # by position: labels may repeat
         value = column(array, f"column {shorten(names[i])}")
