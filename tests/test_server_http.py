@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import inspect
 import json
 import os
 import socket
@@ -704,3 +705,13 @@ def test_connection_respond_answers_one_message_at_a_time() -> None:
         assert [json.loads(note)["method"] for note in notes] == ["notifications/progress"]
 
     asyncio.run(main())
+
+
+def test_asgi_app_takes_exactly_the_apps_options() -> None:
+    """``McpServer.asgi_app`` repeats ``McpHttpApp``'s keyword options: same names, same defaults."""
+    app = inspect.signature(McpHttpApp.__init__).parameters
+    facade = inspect.signature(mcplite.McpServer.asgi_app).parameters
+    options = {name: p.default for name, p in app.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert {name: p.default for name, p in facade.items() if name != "self"} == options
+    built = mcplite.McpServer("x").asgi_app()
+    assert isinstance(built, McpHttpApp)
