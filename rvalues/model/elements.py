@@ -166,10 +166,17 @@ def character_storage(values: Any) -> np.ndarray:
         flat = values.ravel()
         check_unicode_array(flat)
         return freeze(flat.astype(object), checked=True)
+    items = _as_list(values, "Character")
+    if set(map(type, items)) <= _PLAIN_STRINGS:  # str and None only: nothing to convert one by one
+        out = np.empty(len(items), dtype=object)
+        out[:] = items
     else:
-        out = _convert_each(values, "Character", _character, None, object)
+        out = _convert_each(items, "Character", _character, None, object)
     check_strings(out)
     return out
+
+
+_PLAIN_STRINGS = frozenset({str, type(None)})
 
 
 def check_encodable(strings: np.ndarray) -> None:
