@@ -3,6 +3,7 @@
 Bottom to top: errors < model < format, convert < json, construct < printing; rvalues never
 imports mcplite. ``if TYPE_CHECKING:`` blocks are skipped: they never run. The only imports
 allowed to point down-to-up are the late ones listed in ``LATE_UPWARD``, which print a value.
+Above the model, values are made with ``rvalues.model.build.build``, never ``SomeClass._wrap``.
 ``python -m tests.test_rvalues_layers`` prints the graph between subpackages.
 """
 
@@ -14,6 +15,12 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+
+from rvalues.json.frames import _posixct
+from rvalues.model import Double, POSIXct
+from rvalues.model.build import build
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "rvalues"
 
@@ -24,7 +31,7 @@ LATE_UPWARD = {
 """(module, imported) pairs that point up a layer: ``RValue.__repr__`` and ``DataFrame._repr_html_``
 print through ``rvalues.printing``, imported when called."""
 
-FUNCTION_LEVEL_IMPORTS_AT_MOST = 97
+FUNCTION_LEVEL_IMPORTS_AT_MOST = 20
 """Imports of rvalues modules made inside functions; lower it when one goes, never raise it."""
 
 
@@ -129,6 +136,26 @@ def function_level_imports() -> list[tuple[str, str]]:
     return [(m, t) for m, t, inside in imports() if inside and t.startswith("rvalues")]
 
 
+def wrap_calls() -> list[tuple[str, int]]:
+    """(path, line) of every call of an attribute named ``_wrap`` in rvalues outside ``rvalues/model/``.
+
+    >>> any(path.startswith("rvalues/model/") for path, _ in wrap_calls())
+    False
+    """
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.parent.name == "model" and path.parent.parent == PACKAGE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "_wrap"
+            ):
+                found.append((path.relative_to(ROOT).as_posix(), node.lineno))
+    return found
+
+
 def test_rvalues_never_imports_mcplite() -> None:
     offending = [(m, t) for m, t, _ in imports() if t == "mcplite" or t.startswith("mcplite.")]
     assert offending == []
@@ -153,6 +180,20 @@ def test_every_cycle_with_the_late_upward_imports_goes_through_them() -> None:
 
 def test_function_level_imports_do_not_grow() -> None:
     assert len(function_level_imports()) <= FUNCTION_LEVEL_IMPORTS_AT_MOST
+
+
+def test_only_the_model_calls_wrap() -> None:
+    """Other layers make values with ``rvalues.model.build.build``, which picks the Python class."""
+    assert wrap_calls() == []
+
+
+def test_build_gives_the_python_class_the_class_attribute_calls_for() -> None:
+    when = _posixct(np.array([0.0, 1.5]), "UTC")
+    assert type(when) is POSIXct
+    assert when.r_class == ("POSIXct", "POSIXt")
+    assert not when.data.flags.writeable
+    assert type(build("double", np.array([1.0]))) is Double
+    assert type(build("double", np.array([1.0]), {"class": when.attributes["class"]})) is POSIXct
 
 
 def test_the_cycle_finder_finds_cycles() -> None:

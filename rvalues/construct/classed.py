@@ -13,10 +13,9 @@ from rvalues.construct.combine import c
 from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.classed import Date, Factor, POSIXct
+from rvalues.model.build import build
 from rvalues.model.coerce import as_type
 from rvalues.model.dates import DATE_CLASS, POSIXCT_CLASS, posixct, python_dates, python_datetimes
-from rvalues.model.elements import read_only
 from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
 from rvalues.model.strings import shorten
 from rvalues.model.timezones import zone
@@ -53,10 +52,9 @@ def factor(values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
     names = x.names
     if x.inherits("factor"):
         old_levels = x.attributes["levels"].data
-        x = Character._wrap(
-            read_only(
-                np.array([None if c is None else old_levels[c - 1] for c in Integer.tolist(x)], dtype=object)
-            )
+        x = build(
+            "character",
+            np.array([None if c is None else old_levels[c - 1] for c in Integer.tolist(x)], dtype=object),
         )
         if levels is None:
             present = set(x.data.tolist())
@@ -83,9 +81,9 @@ def factor(values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
     attributes: dict[str, RValue] = {}
     if names is not None:
         attributes["names"] = names
-    attributes["levels"] = Character._wrap(read_only(np.array(level_values, dtype=object)))
+    attributes["levels"] = build("character", np.array(level_values, dtype=object))
     attributes["class"] = _ORDERED_CLASS if ordered else _FACTOR_CLASS
-    return Factor._wrap(read_only(codes), attributes)
+    return build("integer", codes, attributes)
 
 
 _TRUE_TEXT = frozenset({"TRUE", "true", "T", "True"})
@@ -120,7 +118,7 @@ def _sorted_unique(x: Vector) -> list[str]:
         unique = sorted(set(present.tolist()), key=collation_key)
         return unique
     unique_values = np.unique(present)
-    as_vec = type(x)._wrap(read_only(unique_values))
+    as_vec = build(x.r_type, unique_values)
     return as_type(as_vec, "character").data.tolist()  # type: ignore[no-any-return]
 
 
@@ -183,11 +181,11 @@ def as_date(values: Any = (), origin: Any = None) -> Any:
             return python_dates(values)
     x = as_vector(values, "as_date")
     if x.inherits("Date"):
-        return Date._wrap(x.data, {"class": DATE_CLASS})
+        return build(x.r_type, x.data, {"class": DATE_CLASS})
     if x.inherits("POSIXct"):
         days = np.floor(x.data / 86400.0)
         days[real_is_na(x.data)] = NA_REAL
-        return Date._wrap(read_only(days), {"class": DATE_CLASS})
+        return build("double", days, {"class": DATE_CLASS})
     if x.r_type == "character":
         days = _parse_dates(x.data.tolist())
     elif x.r_type == "logical" and x.na_mask().all():
@@ -199,7 +197,7 @@ def as_date(values: Any = (), origin: Any = None) -> Any:
         days = as_type(x, "double").data + base
     else:
         raise RValueError(f"do not know how to convert {x.r_type} to class \u201cDate\u201d")
-    return Date._wrap(read_only(days), {"class": DATE_CLASS})
+    return build("double", days, {"class": DATE_CLASS})
 
 
 def _one(value: Any, name: str) -> float:
@@ -237,7 +235,7 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
             attributes["tzone"] = Character([tz])
         elif keep is not None:
             attributes["tzone"] = keep
-        return POSIXct._wrap(x.data, attributes)
+        return build(x.r_type, x.data, attributes)
     if x.inherits("Date"):
         secs = x.data * 86400.0
         return posixct(secs, "UTC" if tz is None else tz_name)
@@ -254,7 +252,7 @@ def as_posixct(values: Any = (), tz: str | None = None, origin: Any = None) -> A
         base = _one(as_posixct(origin, tz="UTC"), "origin")
         secs = as_type(x, "double").data + base
         attributes = {"tzone": Character([tz_name]), "class": POSIXCT_CLASS}
-        return POSIXct._wrap(read_only(secs), attributes)
+        return build("double", secs, attributes)
     else:
         raise RValueError(f"do not know how to convert {x.r_type} to class \u201cPOSIXct\u201d")
     return posixct(secs, tz_name)

@@ -9,9 +9,10 @@ import numpy as np
 from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.build import build
+from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type, highest_type
-from rvalues.model.elements import read_only
-from rvalues.model.lists import NULL, List
+from rvalues.model.lists import NULL
 from rvalues.model.vectors import ATOMIC_TYPES, Character, Logical
 
 
@@ -41,22 +42,16 @@ def c_tagged(pairs: list[tuple[str | None, Any]]) -> Any:
         return NULL
     first = args[0][1]
     methods_see = [(tag, v) for tag, v in args if v is not NULL]
-    if first.inherits("factor"):
-        # late: c() of a Date calls as_date, which calls c(): a cycle
-        from rvalues.construct.dispatch import combine_factors
+    if _DISPATCHED.intersection(explicit_class(first.attributes)):
+        # late: dispatch imports this module (its methods end in combine()): a cycle
+        from rvalues.construct.dispatch import combine_classed
 
-        return combine_factors(methods_see)
-    if first.inherits("Date"):
-        # late: c() of a Date calls as_date, which calls c(): a cycle
-        from rvalues.construct.dispatch import combine_dates
-
-        return combine_dates(methods_see)
-    if first.inherits("POSIXct"):
-        # late: c() of a Date calls as_date, which calls c(): a cycle
-        from rvalues.construct.dispatch import combine_datetimes
-
-        return combine_datetimes(methods_see)
+        return combine_classed(first, methods_see)
     return combine(args)
+
+
+_DISPATCHED = frozenset({"factor", "Date", "POSIXct"})
+"""The classes whose ``c()`` methods R has (see :mod:`rvalues.construct.dispatch`)."""
 
 
 def _argument(value: Any) -> RValue:
@@ -85,12 +80,12 @@ def combine(args: list[tuple[str | None, RValue]], names: Character | bool | Non
         elements: list[RValue] = []
         for _, value in args:
             elements.extend(as_type(value, "list").data if value.r_type != "list" else value.data)
-        out: Any = List._wrap(tuple(elements))
+        out: Any = build("list", tuple(elements))
     else:
         parts = [as_type(v, r_type).data for _, v in args]
-        out = ATOMIC_TYPES[r_type]._wrap(read_only(np.concatenate(parts)))
+        out = build(r_type, np.concatenate(parts))
     if isinstance(names, Character) and len(out):
-        out = out._wrap(out.data, {"names": names})
+        out = build(r_type, out.data, {"names": names})
     return out
 
 
@@ -110,7 +105,7 @@ def combined_names(args: list[tuple[str | None, RValue]], recursive: bool = Fals
         _extract_names(value, "", tag if tag else False, recursive, out, _NameState())
     if not out:
         return None
-    return Character._wrap(read_only(np.array(out, dtype=object)))
+    return build("character", np.array(out, dtype=object))
 
 
 def _has_names(value: RValue, recursive: bool) -> bool:

@@ -6,13 +6,28 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.construct.classed import as_date, as_posixct
 from rvalues.construct.combine import combine, combined_names, leaves
 from rvalues.model.base import RValue
-from rvalues.model.classed import Factor
-from rvalues.model.elements import read_only
+from rvalues.model.build import build
 from rvalues.model.vectors import Character
 
 Args = list[tuple[str | None, RValue]]
+
+
+def combine_classed(first: RValue, args: Args) -> Any:
+    """``c()`` with ``first`` (a factor, Date or POSIXct) as its first argument: R's method for it.
+
+    >>> from rvalues import as_date
+    >>> day = as_date("2020-01-02")
+    >>> combine_classed(day, [(None, day), (None, as_date("2020-01-03"))])
+    [1] "2020-01-02" "2020-01-03"
+    """
+    if first.inherits("factor"):
+        return combine_factors(args)
+    if first.inherits("Date"):
+        return combine_dates(args)
+    return combine_datetimes(args)
 
 
 def combine_factors(args: Args) -> Any:
@@ -44,12 +59,12 @@ def combine_factors(args: Args) -> Any:
         v.attributes.get("levels") == top[0].attributes.get("levels") for v in top
     )
     attributes: dict[str, RValue] = {}
-    attributes["levels"] = Character._wrap(read_only(np.array(levels, dtype=object)))
+    attributes["levels"] = build("character", np.array(levels, dtype=object))
     names = combined_names(args, recursive=True)
     if names is not None:
         attributes["names"] = names
     attributes["class"] = Character(["ordered", "factor"] if ordered else ["factor"])
-    return Factor._wrap(read_only(np.concatenate(parts)), attributes)
+    return build("integer", np.concatenate(parts), attributes)
 
 
 def _all_factors(value: RValue, top: bool) -> bool:
@@ -64,7 +79,7 @@ def _all_factors(value: RValue, top: bool) -> bool:
 def _strip_class(value: RValue) -> RValue:
     """A value with factor classes dropped at every depth (``unlist`` sees codes)."""
     if value.r_type == "list":
-        return value._wrap(tuple(_strip_class(v) for v in value.data), value.attributes)
+        return build("list", tuple(_strip_class(v) for v in value.data), value.attributes)
     if value.inherits("factor"):
         return value.without_attributes().with_attributes(_names_only(value))
     return value
@@ -80,9 +95,6 @@ def _names_only(value: RValue) -> dict[str, Any]:
 
 def combine_dates(args: Args) -> Any:
     """R 4.2.2's ``c.Date``: every argument through ``as.Date``, then ``.Date(c(...))``."""
-    # late: classed imports combine, which dispatches here: a cycle
-    from rvalues.construct.classed import as_date
-
     days = [(tag, as_date(v).without_attributes().with_attributes(_names_only(v))) for tag, v in args]
     out = combine(days)
     return out.with_attributes({"class": "Date"})
@@ -90,9 +102,6 @@ def combine_dates(args: Args) -> Any:
 
 def combine_datetimes(args: Args) -> Any:
     """R 4.2.2's ``c.POSIXct``: instants combined; the zone kept only where all agree."""
-    # late: classed imports combine, which dispatches here: a cycle
-    from rvalues.construct.classed import as_posixct
-
     converted = [as_posixct(v) if not v.inherits("POSIXct") else v for _, v in args]
     zones = {
         None if v.attributes.get("tzone") is None else tuple(v.attributes["tzone"].data.tolist())

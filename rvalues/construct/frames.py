@@ -10,9 +10,9 @@ import numpy as np
 from rvalues.construct.classed import as_vector
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.classed import DataFrame
+from rvalues.model.build import build
+from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
-from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names, column_length, is_compact, row_count
 from rvalues.model.lists import NULL, List, _pairs
 from rvalues.model.names import make_names, make_unique
@@ -75,15 +75,15 @@ def data_frame_from_pairs(
         final_row_names = automatic_row_names(n)
     if check_names:
         names = make_unique(make_names(names))
-    name_vector = Character._wrap(read_only(np.array(names, dtype=object)))
+    name_vector = build("character", np.array(names, dtype=object))
 
     if not values:
         if explicit is not None and not is_compact(explicit) and isinstance(explicit, Integer):
-            final_row_names = Integer._wrap(read_only(np.array([-(2**31), n], dtype=np.int32)))
+            final_row_names = build("integer", np.array([-(2**31), n], dtype=np.int32))
         attributes = {"names": name_vector, "row.names": final_row_names, "class": _DATA_FRAME_CLASS}
     else:
         attributes = {"names": name_vector, "class": _DATA_FRAME_CLASS, "row.names": final_row_names}
-    return DataFrame._wrap(tuple(values), attributes)
+    return build("list", tuple(values), attributes)
 
 
 def _column(raw: Any, name: str) -> RValue:
@@ -118,6 +118,10 @@ def _split(name: str, value: RValue) -> list[tuple[str, RValue]]:
         )
         return [(f"{name}.{sub}", column) for sub, column in zip(inner, value.data)]
     dim = value.attributes.get("dim")
+    if dim is not None and not set(explicit_class(value.attributes)) <= {"matrix", "array"}:
+        # as.data.frame of a classed array (factor, Date ...) is one column of all its elements;
+        # R leaves the dim on it, which nothing downstream reads, so it goes here
+        return [(name, value.with_attributes({"names": None, "dim": None, "dimnames": None}))]
     if dim is not None and len(dim) == 2:
         nrow, ncol = (int(v) for v in dim.data)
         dimnames = value.attributes.get("dimnames")
@@ -127,7 +131,7 @@ def _split(name: str, value: RValue) -> list[tuple[str, RValue]]:
         out = []
         for j in range(ncol):
             label = colnames[j] if colnames else str(j + 1)
-            column = type(value)._wrap(read_only(value.data[j * nrow : (j + 1) * nrow]))
+            column = build(value.r_type, value.data[j * nrow : (j + 1) * nrow])
             out.append((f"{name}.{label}", column))
         return out
     return [(name, _strip_names(value))]
@@ -145,8 +149,8 @@ def _recycle(value: RValue, n: int) -> RValue:
         return value
     times = n // length if length else 0
     if value.r_type == "list":
-        return value._wrap(tuple(value.data) * times, value.attributes)
-    return value._wrap(read_only(np.tile(value.data, times)), value.attributes)
+        return build("list", tuple(value.data) * times, value.attributes)
+    return build(value.r_type, np.tile(value.data, times), value.attributes)
 
 
 def _explicit_row_names(row_names: Any) -> RValue:

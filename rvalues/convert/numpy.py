@@ -34,13 +34,13 @@ from rvalues.convert.back import remember
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.classed import DataFrame, Date, POSIXct
-from rvalues.model.elements import INT_MAX, read_only
+from rvalues.model.build import build
+from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.storage import freeze, owned
 from rvalues.model.strings import check_unicode_array, shorten
-from rvalues.model.vectors import Character, Complex, Double, Integer, Logical
+from rvalues.model.vectors import Character
 
 _EXACT = 2**53
 _DATE_UNITS = ("Y", "M", "W", "D")
@@ -101,8 +101,8 @@ def from_numpy(obj: Any, *, where: str = "array") -> RValue:
     if a.ndim >= 2:
         if any(extent > INT_MAX for extent in shape):
             raise RValueError(f"{where}: an extent of shape {shape} exceeds R's limit of {INT_MAX}")
-        dim = Integer._wrap(read_only(np.array(shape, dtype=np.int32)))
-        value = type(value)._wrap(value.data, {"dim": dim, **value.attributes})
+        dim = build("integer", np.array(shape, dtype=np.int32))
+        value = build(value.r_type, value.data, {"dim": dim, **value.attributes})
     return remember(value, dtype=_native_dtype(a.dtype), shape=shape)
 
 
@@ -143,7 +143,7 @@ def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
     out = flat.astype(np.int32)
     if _any(mask):
         out[mask] = NA_INTEGER
-    return Logical._wrap(read_only(out))
+    return build("logical", out)
 
 
 def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
@@ -153,7 +153,7 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         out = flat.astype(np.int32)
         if masked:
             out[mask] = NA_INTEGER
-        return Integer._wrap(read_only(out))
+        return build("integer", out)
     present = flat[~mask] if masked and mask is not None else flat
     if present.size:
         lo, hi = int(present.min()), int(present.max())
@@ -161,11 +161,11 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         lo = hi = 0
     if -INT_MAX <= lo and hi <= INT_MAX:
         if flat.dtype == np.int32 and not masked:
-            return Integer._wrap(owned(flat))
+            return build("integer", owned(flat))
         out = flat.astype(np.int32)
         if masked:
             out[mask] = NA_INTEGER
-        return Integer._wrap(read_only(out))
+        return build("integer", out)
     warn(
         f"{where}: {flat.dtype} values from {lo} to {hi} do not fit R's integer range "
         f"[-{INT_MAX}, {INT_MAX}]; converted to double",
@@ -176,7 +176,7 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         _warn_rounded(present, where)
     if masked:
         out[mask] = NA_REAL
-    return Double._wrap(read_only(out))
+    return build("double", out)
 
 
 def _warn_rounded(present: np.ndarray, where: str) -> None:
@@ -214,7 +214,7 @@ def _doubles(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     if _any(mask):
         out = out.copy() if out is flat else out
         out[mask] = NA_REAL
-    return Double._wrap(owned(out) if out is flat else read_only(out))
+    return build("double", owned(out) if out is flat else out)
 
 
 def _complexes(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
@@ -228,7 +228,7 @@ def _complexes(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         out = out.copy() if out is flat else out
         out.real[mask] = NA_REAL
         out.imag[mask] = NA_REAL
-    return Complex._wrap(owned(out) if out is flat else read_only(out))
+    return build("complex", owned(out) if out is flat else out)
 
 
 def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
@@ -256,7 +256,7 @@ def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         data = freeze(out, checked=flat.dtype.kind == "U")  # locking checks other strings
     except RValueError as err:
         raise RValueError(f"{where}: {err}") from None
-    return Character._wrap(data)
+    return build("character", data)
 
 
 _UNIT_SECONDS = {
@@ -303,10 +303,10 @@ def datetimes(flat: np.ndarray, mask: np.ndarray | None, where: str, tzone: RVal
     if unit in _DATE_UNITS:
         days = flat.astype("datetime64[D]").view(np.int64).astype(np.float64)
         days[missing] = NA_REAL
-        return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+        return build("double", days, {"class": _DATE_CLASS})
     secs = _seconds(flat.view(np.int64), unit, count)
     secs[missing] = NA_REAL
-    return POSIXct._wrap(read_only(secs), {"class": _POSIXCT_CLASS, "tzone": tzone})
+    return build("double", secs, {"class": _POSIXCT_CLASS, "tzone": tzone})
 
 
 def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
@@ -325,17 +325,17 @@ def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         missing |= mask
     secs = _seconds(flat.view(np.int64), unit, count)
     secs[missing] = NA_REAL
-    return Double._wrap(read_only(secs), {"class": _DIFFTIME_CLASS, "units": _SECS})
+    return build("double", secs, {"class": _DIFFTIME_CLASS, "units": _SECS})
 
 
 def make_frame(names: Sequence[str | None], columns: Sequence[RValue], row_names: RValue) -> RValue:
     """A data frame from already converted, equally long columns (no checks, no copies)."""
     try:
-        name_vector = Character._wrap(read_only(np.array(names, dtype=object).reshape(-1)))
+        name_vector = build("character", np.array(names, dtype=object).reshape(-1))
     except RValueError as err:
         raise RValueError(f"column names: {err}") from None
-    return DataFrame._wrap(
-        tuple(columns), {"names": name_vector, "class": _FRAME_CLASS, "row.names": row_names}
+    return build(
+        "list", tuple(columns), {"names": name_vector, "class": _FRAME_CLASS, "row.names": row_names}
     )
 
 

@@ -41,12 +41,11 @@ from rvalues.convert.numpy import convert_flat, datetimes, integers, timedeltas
 from rvalues.convert.python import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.classed import Date, POSIXct
+from rvalues.model.build import build
 from rvalues.model.elements import read_only
-from rvalues.model.lists import List
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.timezones import tzone_name
-from rvalues.model.vectors import Character, Complex, Double, Logical
+from rvalues.model.vectors import Character
 
 _KIND_CACHE: dict[type, str] = {}
 _EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
@@ -131,7 +130,7 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, n
         flat = flat.copy()
         flat[nan & ~hard] = np.nan  # every NaN (Decimal's too) as float NaN
     if not kinds:
-        return Logical._wrap(read_only(np.full(n, NA_INTEGER, dtype=np.int32)))
+        return build("logical", np.full(n, NA_INTEGER, dtype=np.int32))
     if kinds == {"str"}:
         out = flat.copy()
         out[hard] = None
@@ -141,22 +140,22 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, n
             data = read_only(out)  # locking checks the strings (NUL, lone surrogates)
         except RValueError as err:
             raise RValueError(f"{where}: {err}") from None
-        return Character._wrap(data)
+        return build("character", data)
     if kinds == {"bool"}:
         out = _filled(flat, hard, False).astype(np.int32)
         out[hard] = NA_INTEGER
-        return Logical._wrap(read_only(out))
+        return build("logical", out)
     if kinds == {"int"}:
         return _ints(flat, hard, where)
     if kinds <= {"int", "float"}:
         out = _filled(flat, hard, 0.0).astype(np.float64)
         out[hard] = NA_REAL
-        return Double._wrap(read_only(out))
+        return build("double", out)
     if kinds <= {"int", "float", "complex"}:
         out = _filled(flat, hard, 0j).astype(np.complex128)
         out.real[hard] = NA_REAL
         out.imag[hard] = NA_REAL
-        return Complex._wrap(read_only(out))
+        return build("complex", out)
     if kinds == {"date"}:
         return _dates(flat, hard)
     if kinds == {"datetime"}:
@@ -193,7 +192,7 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
             if (out.astype(object) != filled).any():  # Python compares int and float exactly
                 warn(f"{where}: integers beyond 64 bits were rounded to the nearest double", PrecisionWarning)
             out[hard] = NA_REAL
-            return Double._wrap(read_only(out))
+            return build("double", out)
     return integers(ints, hard if hard.any() else None, where)
 
 
@@ -203,7 +202,7 @@ def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
     days = np.full(len(flat), NA_REAL)
     ordinals = np.fromiter(map(dt.date.toordinal, present), dtype=np.int64, count=len(present))
     days[~hard] = ordinals - _EPOCH_ORDINAL
-    return Date._wrap(read_only(days), {"class": _DATE_CLASS})
+    return build("double", days, {"class": _DATE_CLASS})
 
 
 def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
@@ -220,7 +219,7 @@ def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
     out = np.frompyfunc(lambda v: np.nan if v is None else v.timestamp(), 1, 1)(secs).astype(np.float64)
     out[hard] = NA_REAL
     tzone = Character([names.pop() if len(names) == 1 else "UTC"])
-    return POSIXct._wrap(read_only(out), {"class": Character(["POSIXct", "POSIXt"]), "tzone": tzone})
+    return build("double", out, {"class": Character(["POSIXct", "POSIXt"]), "tzone": tzone})
 
 
 def _as_list(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
@@ -228,10 +227,10 @@ def _as_list(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
     pd = sys.modules.get("pandas")
     for i, value in enumerate(flat.tolist()):
         if pd is not None and (value is pd.NA or value is pd.NaT):
-            items.append(Logical._wrap(read_only(np.array([NA_INTEGER], dtype=np.int32))))
+            items.append(build("logical", np.array([NA_INTEGER], dtype=np.int32)))
             continue
         try:
             items.append(as_r(value))
         except RValueError as err:
             raise RValueError(f"{where}: element {i}: {err}") from None
-    return List._wrap(tuple(items))
+    return build("list", tuple(items))

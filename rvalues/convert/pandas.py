@@ -47,16 +47,15 @@ from rvalues.convert.back import remember
 from rvalues.convert.numpy import convert_flat, datetimes, make_frame
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.classed import Factor
+from rvalues.model.build import build
 from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
-from rvalues.model.elements import read_only
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER
 from rvalues.model.storage import freeze, owned
 from rvalues.model.strings import shorten
 from rvalues.model.timezones import tzone_name, utc_abbreviation
-from rvalues.model.vectors import Character, Integer, Logical
+from rvalues.model.vectors import Character, Integer
 
 _FACTOR = Character(["factor"])
 _MASKED = (
@@ -98,7 +97,7 @@ def from_pandas(obj: Any, *, where: str | None = None) -> RValue:
         value = column(obj, where or "array")
         return remember(value, dtype=obj.dtype)
     if obj is pd.NA or obj is pd.NaT:
-        return Logical._wrap(read_only(np.array([NA_INTEGER], dtype=np.int32)))
+        return build("logical", np.array([NA_INTEGER], dtype=np.int32))
     if isinstance(obj, (pd.Timestamp, pd.Timedelta)):
         return column(pd.Index([obj]), where or type(obj).__name__)  # as a column of one
     raise RValueError(
@@ -167,7 +166,7 @@ def _strings(values: Any, where: str) -> RValue:
         data = freeze(out, checked=checked) if arrow is not None else owned(out)
     except RValueError as err:
         raise RValueError(f"{where}: {err}") from None
-    return Character._wrap(data)
+    return build("character", data)
 
 
 _ARROW_CHECK_FROM = 1000
@@ -248,7 +247,7 @@ def _categorical(values: Any, where: str) -> RValue:
             f"{shorten(seen[seen.duplicated()].tolist())} as R strings; rename the categories first"
         )
     cls = _ORDERED if cat.ordered else _FACTOR
-    return Factor._wrap(read_only(out), {"levels": levels, "class": cls})
+    return build("integer", out, {"levels": levels, "class": cls})
 
 
 def _as_character(index: pd.Index, where: str) -> Character:
@@ -260,7 +259,7 @@ def _as_character(index: pd.Index, where: str) -> Character:
     if "Date" in classes:
         text = np.datetime_as_string(np.asarray(index, dtype="datetime64[D]"), unit="D").astype(object)
         text[np.asarray(pd.isna(index))] = None
-        return Character._wrap(read_only(text))
+        return build("character", text)
     if "POSIXct" in classes:
         return _datetime_text(index)
     if "factor" in classes:
@@ -303,7 +302,7 @@ def _series(series: pd.Series, where: str) -> RValue:
                 f"{where}: a MultiIndex cannot become R names; use .reset_index() or join the levels first"
             )
         names = _as_character(series.index, f"{where} index")
-        value = type(value)._wrap(value.data, {"names": names, **value.attributes})
+        value = build(value.r_type, value.data, {"names": names, **value.attributes})
         origin["index"] = series.index
     return remember(value, **origin)
 
@@ -383,4 +382,4 @@ def _datetime_text(index: pd.Index) -> Character:
     text = stamps.strftime("%Y-%m-%d" if midnight else "%Y-%m-%d %H:%M:%S")
     out = np.array(text, dtype=object)
     out[np.asarray(stamps.isna())] = None
-    return Character._wrap(read_only(out))
+    return build("character", out)

@@ -22,12 +22,13 @@ from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, wa
 from rvalues.convert.numpy import from_numpy
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
+from rvalues.model.build import build
 from rvalues.model.dates import python_dates, python_datetimes
-from rvalues.model.elements import INT_MAX, read_only
-from rvalues.model.lists import MAX_DEPTH, NULL, List
+from rvalues.model.elements import INT_MAX
+from rvalues.model.lists import MAX_DEPTH, NULL
 from rvalues.model.strings import shorten
 from rvalues.model.timezones import tzone_name
-from rvalues.model.vectors import Character, Complex, Double, Integer, Logical, Raw
+from rvalues.model.vectors import Character, Complex, Raw
 
 _EXACT = 2**53
 _DOUBLE_MAX = float(np.finfo(np.float64).max)
@@ -138,25 +139,25 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if isinstance(obj, (np.ndarray, np.datetime64, np.timedelta64, np.void)):
         return from_numpy(obj)
     if isinstance(obj, (bool, np.bool_)):
-        return Logical._wrap(read_only(np.array([obj], dtype=np.int32)))
+        return build("logical", np.array([obj], dtype=np.int32))
     if isinstance(obj, enum.Enum) and not isinstance(obj, (int, float, str)):
         return _as_r(obj.value, depth)
     if isinstance(obj, (int, np.integer)):
         value = int(obj)
         if -INT_MAX <= value <= INT_MAX:
-            return Integer._wrap(read_only(np.array([value], dtype=np.int32)))
-        return Double._wrap(read_only(np.array([big_int(value, "as_r")], dtype=np.float64)))
+            return build("integer", np.array([value], dtype=np.int32))
+        return build("double", np.array([big_int(value, "as_r")], dtype=np.float64))
     if isinstance(obj, (float, np.floating)):
         if isinstance(obj, np.floating) and obj.dtype.itemsize > 8:
             return from_numpy(obj)
-        return Double._wrap(read_only(np.array([obj], dtype=np.float64)))
+        return build("double", np.array([obj], dtype=np.float64))
     if isinstance(obj, decimal.Decimal):
         nearest = float("nan") if obj.is_nan() else float(obj)  # the nearest double; sNaN too is NaN
-        return Double._wrap(read_only(np.array([nearest], dtype=np.float64)))
+        return build("double", np.array([nearest], dtype=np.float64))
     if isinstance(obj, (complex, np.complexfloating)):
         return Complex([complex(obj)])
     if isinstance(obj, str):
-        return Character._wrap(read_only(np.array([str.__str__(obj)], dtype=object)))
+        return build("character", np.array([str.__str__(obj)], dtype=object))
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Raw(bytes(obj))
     if _is_pandas(obj):
@@ -180,7 +181,7 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if isinstance(named, tuple):
         return _fields(obj, list(named), depth + 1)  # a namedtuple: a named list
     if isinstance(obj, (list, tuple)):
-        return List._wrap(tuple(_element(v, i, depth + 1) for i, v in enumerate(obj)))
+        return build("list", tuple(_element(v, i, depth + 1) for i, v in enumerate(obj)))
     raise RValueError(
         f"as_r: cannot convert {type(obj).__module__}.{type(obj).__qualname__} ({shorten(obj)}) "
         "to an R value; "
@@ -249,12 +250,13 @@ def _is_pandas(obj: Any) -> bool:
 def _fields(obj: Any, names: list[str], depth: int) -> RValue:
     """An attrs, dataclass or namedtuple instance as a named list of its fields, in their order."""
     values = tuple(_element(getattr(obj, name), name, depth) for name in names)
-    return List._wrap(values, {"names": Character._wrap(read_only(np.array(names, dtype=object)))})
+    return build("list", values, {"names": build("character", np.array(names, dtype=object))})
 
 
 def _difftime(seconds: float) -> RValue:
-    return Double._wrap(
-        read_only(np.array([seconds], dtype=np.float64)),
+    return build(
+        "double",
+        np.array([seconds], dtype=np.float64),
         {"class": Character(["difftime"]), "units": Character(["secs"])},
     )
 
@@ -268,7 +270,7 @@ def _mapping(obj: Mapping[Any, Any], depth: int) -> RValue:
                 "use List.from_pairs() for other names"
             )
     values = tuple(_element(obj[k], k, depth) for k in keys)
-    return List._wrap(values, {"names": Character(keys)})
+    return build("list", values, {"names": Character(keys)})
 
 
 def _datetime(obj: dt.datetime) -> RValue:

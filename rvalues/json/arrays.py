@@ -7,25 +7,20 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
 from rvalues.json.collapse import collapse, row_collapse
 from rvalues.json.context import Ctx
 from rvalues.json.options import JsonliteError
+from rvalues.model.build import build
 
 
 def _bare(x: Any, data: Any) -> Any:
     """The base vector or list holding ``data`` with no attributes (R's ``c(x)``)."""
-    from rvalues.model.lists import List
-    from rvalues.model.vectors import ATOMIC_TYPES
-
-    if x.r_type == "list":
-        return List._wrap(tuple(data))
-    return ATOMIC_TYPES[x.r_type]._wrap(data)
+    return build(x.r_type, tuple(data) if x.r_type == "list" else data)
 
 
 def _slice_rows(x: Any, dim: tuple[int, ...]) -> list[Any]:
     """``x[i, ...]`` for each i: vectors for a matrix, sub-arrays (with their dim) otherwise."""
-    from rvalues.model.vectors import Integer
-
     flat = np.asarray(x.data, dtype=object) if x.r_type == "list" else x.data
     arr = np.reshape(flat, dim, order="F")
     out = []
@@ -33,24 +28,22 @@ def _slice_rows(x: Any, dim: tuple[int, ...]) -> list[Any]:
         part = np.asarray(arr[i]).ravel(order="F")
         value = _bare(x, part.tolist() if x.r_type == "list" else np.ascontiguousarray(part))
         if len(dim) > 2:
-            value = type(value)._wrap(value.data, {"dim": Integer._wrap(np.array(dim[1:], dtype=np.int32))})
+            value = build(x.r_type, value.data, {"dim": build("integer", np.array(dim[1:], dtype=np.int32))})
         out.append(value)
     return out
 
 
 def encode_array(x: Any, ctx: Ctx) -> Any:
     """Nested arrays, row-major or column-major; 1-d arrays as plain vectors."""
-    from rvalues.json.dispatch import encode
-
     na = ctx.oldna if ctx.na == "NA" else ctx.na
     dim: tuple[int, ...] = x.dim or (len(x.data),)
     passed = ctx.but(na=na, oldna=None, auto_unbox=False, keep_vec_names=False)
     if len(dim) < 2:
-        return encode(_bare(x, x.data), passed.but(indent=ctx.plus(ctx.indent), collapse=True))
+        return dispatch.encode(_bare(x, x.data), passed.but(indent=ctx.plus(ctx.indent), collapse=True))
     if ctx.matrix == "columnmajor" and not ctx.collapse:
         row_ctx = passed.but(indent=ctx.plus(ctx.indent), collapse=True)
-        return np.array([encode(row, row_ctx) for row in _slice_rows(x, dim)], dtype=object)
-    m = encode(_bare(x, x.data), passed.but(collapse=False, indent=None))
+        return np.array([dispatch.encode(row, row_ctx) for row in _slice_rows(x, dim)], dtype=object)
+    m = dispatch.encode(_bare(x, x.data), passed.but(collapse=False, indent=None))
     size = int(np.prod(dim))
     if isinstance(m, str):
         m = np.array([m], dtype=object)

@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import base64
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, Prefixed, prefix_tokens
+from rvalues.json.lists import encode_list
 from rvalues.json.numbers import int_to_char, num_to_char
 from rvalues.json.options import JsonliteError
-from rvalues.json.strings import escape_array
+from rvalues.json.strings import escape, escape_array
+from rvalues.model.base import RValue
+from rvalues.model.build import build
+from rvalues.model.complex_text import format_complex
 from rvalues.model.na import NA_INTEGER
-
-if TYPE_CHECKING:
-    from rvalues.model.base import RValue
 
 KEEP_VEC_NAMES_MESSAGE = (
     "Input to asJSON(keep_vec_names=TRUE) is a named vector. In a future version of jsonlite, this "
@@ -53,8 +55,6 @@ def has_names(x: RValue) -> bool:
 
 def keep_names_list(x: RValue, elements: list[RValue], ctx: Ctx, **passed: Any) -> Any:
     """The keep_vec_names branch: ``asJSON(as.list(x), auto_unbox = TRUE, ...)`` (indent dropped)."""
-    from rvalues.json.lists import encode_list
-
     warnings.warn(KEEP_VEC_NAMES_MESSAGE, KeepVecNamesWarning, stacklevel=2)
     child = ctx.but(auto_unbox=True, indent=None, keep_vec_names=False, always_decimal=False, **passed)
     return encode_list(elements, x.attributes["names"].data.tolist(), child)
@@ -62,10 +62,7 @@ def keep_names_list(x: RValue, elements: list[RValue], ctx: Ctx, **passed: Any) 
 
 def _as_list(x: RValue) -> list[RValue]:
     """R's ``as.list`` of an atomic vector: bare length-1 vectors."""
-    from rvalues.model.vectors import ATOMIC_TYPES
-
-    base = ATOMIC_TYPES[x.r_type]
-    return [base._wrap(x.data[i : i + 1]) for i in range(len(x.data))]
+    return [build(x.r_type, x.data[i : i + 1]) for i in range(len(x.data))]
 
 
 _BOOL = np.array(["false", "true"], dtype=object)
@@ -123,10 +120,7 @@ def encode_coded_strings(codes: np.ndarray, labels: np.ndarray, ctx: Ctx) -> Any
 
 def character_from(values: np.ndarray, names: Any = None) -> RValue:
     """A character vector (object array of str/None), optionally named."""
-    from rvalues.model.vectors import Character
-
-    out = Character._wrap(values)
-    return out if names is None else Character._wrap(values, {"names": names})
+    return build("character", values, None if names is None else {"names": names})
 
 
 def encode_complex(x: RValue, ctx: Ctx) -> Any:
@@ -139,25 +133,18 @@ def encode_complex(x: RValue, ctx: Ctx) -> Any:
                 raise JsonliteError("invalid value -2147483648 for 'digits' argument")
             if ctx.precision < 1 or ctx.precision > 22:
                 raise JsonliteError(f"invalid value {ctx.precision} for 'digits' argument")
-        from rvalues.model.complex_text import format_complex
-
         text = np.asarray(format_complex(data, ctx.precision), dtype=object)
         bad = ~(np.isfinite(data.real) & np.isfinite(data.imag))
         if bad.any() and na in ("null", "NA"):
             text = text.copy()
             text[bad] = None
-        from rvalues.json.dispatch import encode
-
-        return encode(character_from(text, x.attributes.get("names")), ctx.but(na=na, oldna=None))
+        return dispatch.encode(character_from(text, x.attributes.get("names")), ctx.but(na=na, oldna=None))
     if na == "NA":
         na = ctx.oldna
-    from rvalues.json.lists import encode_list
-    from rvalues.model.vectors import Double
-
     kept = {k: v for k, v in x.attributes.items() if k in ("names", "dim", "dimnames")}
     parts = [
-        Double._wrap(np.ascontiguousarray(data.real), kept),
-        Double._wrap(np.ascontiguousarray(data.imag), kept),
+        build("double", np.ascontiguousarray(data.real), kept),
+        build("double", np.ascontiguousarray(data.imag), kept),
     ]
     return encode_list(parts, ["real", "imaginary"], ctx.but(na=na, oldna=None, collapse=True, is_df=False))
 
@@ -177,24 +164,18 @@ def hex_strings(data: np.ndarray) -> np.ndarray:
 
 def encode_raw(x: RValue, ctx: Ctx) -> Any:
     """raw="base64" (one string), "hex", "int", "mongo" ({"$binary": ..}) or "js" (not JSON)."""
-    from rvalues.json.dispatch import encode
-
     data = x.data
     if ctx.raw == "mongo":
         type_attr = x.attributes.get("type")
         kind = "5" if type_attr is None or not len(type_attr.data) else _as_text(type_attr)
-        from rvalues.json.strings import escape
-
         return '{"$binary":' + escape(base64_lines(data.tobytes())) + ',"$type":' + escape(kind) + "}"
     if ctx.raw == "hex":
-        return encode(character_from(hex_strings(data), x.attributes.get("names")), ctx)
+        return dispatch.encode(character_from(hex_strings(data), x.attributes.get("names")), ctx)
     if ctx.raw == "int":
-        from rvalues.model.vectors import Integer
-
-        return encode(Integer._wrap(data.astype(np.int32)), ctx)
+        return dispatch.encode(build("integer", data.astype(np.int32)), ctx)
     if ctx.raw == "js":
         return "(new Uint8Array(" + "[" + ",".join(map(str, data.tolist())) + "]))"
-    return encode(character_from(np.array([base64_lines(data.tobytes())], dtype=object)), ctx)
+    return dispatch.encode(character_from(np.array([base64_lines(data.tobytes())], dtype=object)), ctx)
 
 
 def _as_text(value: RValue) -> str:

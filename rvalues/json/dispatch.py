@@ -15,13 +15,13 @@ from rvalues.json import arrays, atomic, classed, frames, lists
 from rvalues.json.context import PREFIX_AWARE, Ctx
 from rvalues.json.options import JsonliteError
 from rvalues.model.base import RValue
+from rvalues.model.build import build
 from rvalues.model.classes import implicit_class, r_class
+from rvalues.model.vectors import Vector
 
 
 def _asis(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
     rest = tuple(dict.fromkeys(c for c in cls if c != "AsIs"))
-    from rvalues.model.vectors import Vector
-
     child = ctx.but(auto_unbox=False) if isinstance(x, Vector) and len(x.data) == 1 else ctx
     return encode(x, child, rest or implicit_class(x))
 
@@ -51,19 +51,15 @@ def _typed(kind: tuple[str, ...], method: Callable[[RValue, Ctx], Any]) -> Calla
 
 
 def _json(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
-    from rvalues.model.vectors import Character
-
     if x.r_type != "character":
         return _any(x, ctx, cls)
-    return encode(Character._wrap(x.data), ctx)
+    return encode(build("character", x.data), ctx)
 
 
 def _ts(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
-    from rvalues.json.arrays import _bare
-
     if x.r_type == "list":
         return _any(x, ctx, cls)
-    return encode(_bare(x, x.data), ctx)
+    return encode(build(x.r_type, x.data), ctx)
 
 
 METHODS: dict[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = {
@@ -143,4 +139,4 @@ def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
     return method(x, ctx, cls)
 
 
-__all__ = ["encode", "implicit_class"]
+__all__ = ["encode"]

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
+from rvalues.json.atomic import hex_strings
 from rvalues.json.collapse import (
     ObjectRows,
     RowPieces,
@@ -25,17 +27,19 @@ from rvalues.json.collapse import (
 from rvalues.json.context import Ctx, Prefixed
 from rvalues.json.lists import encode_list, object_keys
 from rvalues.json.options import JsonliteError
+from rvalues.json.posixlt import posixlt_seconds
+from rvalues.model.build import build
 from rvalues.model.classes import explicit_class
 from rvalues.model.elements import INT_MAX
+from rvalues.model.frames import automatic_row_names, expanded_row_names, row_count
+from rvalues.model.lists import List
+from rvalues.model.names import make_unique
 
 _DIGITS = re.compile(r"[0-9]+")
 
 
 def encode_frame(x: Any, ctx: Ctx) -> Any:
     """A data frame in rows, columns or values layout, with jsonlite's row-name rule."""
-    from rvalues.model.frames import expanded_row_names, row_count
-    from rvalues.model.vectors import Integer
-
     names_attr = x.attributes.get("names")
     names: list[str | None] | None = None if names_attr is None else names_attr.data.tolist()
     columns = list(x.data)
@@ -43,7 +47,7 @@ def encode_frame(x: Any, ctx: Ctx) -> Any:
     nrow = 0 if row_names is None else row_count(row_names)
     has_names = (0 if names is None else len(names)) == len(columns)
     if row_names is None:
-        row_names = Integer._wrap(np.array([], dtype=np.int32))
+        row_names = build("integer", np.array([], dtype=np.int32))
     if _wants_row_names(ctx.rownames, row_names) and has_names:
         shown = expanded_row_names(row_names)
         names = list(names or [])
@@ -57,8 +61,6 @@ def encode_frame(x: Any, ctx: Ctx) -> Any:
 
 
 def _make_unique_names(names: list[str | None]) -> list[str | None]:
-    from rvalues.model.names import make_unique
-
     present = [n for n in names if n is not None]
     fixed = iter(make_unique(present))
     return [None if n is None else next(fixed) for n in names]
@@ -74,13 +76,9 @@ def _wants_row_names(rownames: bool | None, row_names: Any) -> bool:
 
 def _prepare(column: Any, ctx: Ctx) -> Any:
     """Per-column conversions jsonlite makes before encoding the rows."""
-    from rvalues.model.lists import List
-
     if isinstance(column, List) and not column.inherits("data.frame"):
         # POSIXlt columns become POSIXct first (they need their field names)
         if column.inherits("POSIXlt"):
-            from rvalues.json.classed import posixlt_seconds
-
             seconds, tzone = posixlt_seconds(column)
             return _posixct(seconds, tzone)
         if column.attributes.get("names") is not None:
@@ -89,26 +87,18 @@ def _prepare(column: Any, ctx: Ctx) -> Any:
 
 
 def _posixct(seconds: np.ndarray, tzone: str | None) -> Any:
-    from rvalues.model.vectors import Character, Double
-
-    attrs: dict[str, Any] = {"class": Character._wrap(np.array(["POSIXct", "POSIXt"], dtype=object))}
+    attrs: dict[str, Any] = {"class": build("character", np.array(["POSIXct", "POSIXt"], dtype=object))}
     if tzone is not None:
-        attrs["tzone"] = Character._wrap(np.array([tzone], dtype=object))
-    return Double._wrap(seconds, attrs)
+        attrs["tzone"] = build("character", np.array([tzone], dtype=object))
+    return build("double", seconds, attrs)
 
 
 def _row_cells(column: Any, ctx: Ctx) -> Any:
     """Raw columns become hex strings; with complex="list", complex columns nested frames."""
-    from rvalues.json.atomic import hex_strings
-    from rvalues.model.vectors import Character, Double
-
     if column.r_type == "raw":
         kept = {k: v for k, v in column.attributes.items() if k in ("names", "dim", "dimnames")}
-        return Character._wrap(hex_strings(column.data), kept)
+        return build("character", hex_strings(column.data), kept)
     if ctx.complex == "list" and column.r_type == "complex":
-        from rvalues.model.frames import automatic_row_names
-        from rvalues.model.lists import List
-
         dim = column.dim
         real, imag = np.ascontiguousarray(column.data.real), np.ascontiguousarray(column.data.imag)
         if dim is not None and len(dim) == 2:
@@ -119,20 +109,21 @@ def _row_cells(column: Any, ctx: Ctx) -> Any:
             if dimnames is not None and dimnames.data[1].r_type == "character":
                 labels = dimnames.data[1].data.tolist()
             parts = tuple(
-                Double._wrap(np.ascontiguousarray(part[j * n : (j + 1) * n]))
+                build("double", np.ascontiguousarray(part[j * n : (j + 1) * n]))
                 for part in (real, imag)
                 for j in range(k)
             )
             names = [f"{p}.{label}" for p in ("real", "imaginary") for label in labels]
         else:
             n = len(column.data)
-            parts = (Double._wrap(real), Double._wrap(imag))
+            parts = (build("double", real), build("double", imag))
             names = ["real", "imaginary"]
-        return List._wrap(
+        return build(
+            "list",
             parts,
             {
-                "names": Character._wrap(np.array(names, dtype=object)),
-                "class": Character._wrap(np.array(["data.frame"], dtype=object)),
+                "names": build("character", np.array(names, dtype=object)),
+                "class": build("character", np.array(["data.frame"], dtype=object)),
                 "row.names": automatic_row_names(n),
             },
         )
@@ -194,8 +185,8 @@ def _rows_of(column: Any, start: int, stop: int) -> Any:
     attributes = dict(column.attributes)
     names = attributes.get("names")
     if names is not None:
-        attributes["names"] = type(names)._wrap(names.data[start:stop])
-    return type(column)._wrap(column.data[start:stop], attributes)
+        attributes["names"] = build("character", names.data[start:stop])
+    return build(column.r_type, column.data[start:stop], attributes)
 
 
 def _chunked_text(keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx) -> str:
@@ -216,11 +207,9 @@ SMALL_ROWS = 16
 def _small_rows(
     keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx, as_objects: bool
 ) -> RowTexts:
-    from rvalues.json.dispatch import encode
-
     cells = []
     for j, column in enumerate(columns):
-        out = encode(column, cell_ctx)
+        out = dispatch.encode(column, cell_ctx)
         tokens = [out] if isinstance(out, str) or out is None else out.tolist()
         if len(tokens) != nrow:
             raise JsonliteError(
@@ -236,8 +225,6 @@ def _row_pieces(
     keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx
 ) -> RowPieces | RowTexts:
     """Every row's pieces: objects (rows layout, named columns) or arrays."""
-    from rvalues.json.dispatch import encode
-
     columns = [_row_cells(c, ctx) for c in columns]
     as_objects = ctx.dataframe == "rows" and len(keys) == len(columns)
     if nrow <= SMALL_ROWS:
@@ -246,7 +233,7 @@ def _row_pieces(
     cells = []
     for j, column in enumerate(columns):
         lead = rows.lead(keys[j]) if rows is not None else None
-        out = encode(column, cell_ctx if lead is None else cell_ctx.but(prefix=lead))
+        out = dispatch.encode(column, cell_ctx if lead is None else cell_ctx.but(prefix=lead))
         prefixed = isinstance(out, Prefixed)
         if prefixed:
             out = out.tokens

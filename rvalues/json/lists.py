@@ -8,10 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
 from rvalues.json.collapse import collapse, collapse_object
 from rvalues.json.context import Ctx
 from rvalues.json.names import cleannames
+from rvalues.json.options import JsonliteError
 from rvalues.json.strings import escape_array
+from rvalues.model.lists import List
 
 
 def encode_null(ctx: Ctx) -> str:
@@ -43,16 +46,13 @@ def encode_list(elements: Sequence[Any], names: Sequence[str | None] | None, ctx
     >>> to_json(r_list(a=1, b="x"))
     '{"a":[1],"b":["x"]}'
     """
-    from rvalues.json.dispatch import encode
-    from rvalues.model.lists import List
-
     na = ctx.oldna if ctx.na == "NA" else ctx.na
     child = ctx.but(na=na, oldna=None, indent=ctx.plus(ctx.indent), collapse=True, is_df=False)
     if ctx.is_df and ctx.auto_unbox:
         boxed = child.but(auto_unbox=False)
-        tokens = [encode(y, child if isinstance(y, List) else boxed) for y in elements]
+        tokens = [dispatch.encode(y, child if isinstance(y, List) else boxed) for y in elements]
     else:
-        tokens = [encode(y, child) for y in elements]
+        tokens = [dispatch.encode(y, child) for y in elements]
     tokens = [_one(t) for t in tokens]
     if names is not None:
         if not ctx.collapse:
@@ -66,8 +66,6 @@ def encode_list(elements: Sequence[Any], names: Sequence[str | None] | None, ctx
 def _one(token: Any) -> str | None:
     if isinstance(token, np.ndarray):
         if len(token) != 1:
-            from rvalues.json.options import JsonliteError
-
             raise JsonliteError(f"values must be length 1,\n but FUN(X[[1]]) result is length {len(token)}")
         return token[0]  # type: ignore[no-any-return]
     return token  # type: ignore[no-any-return]

@@ -41,7 +41,10 @@ class RValue:
     @classmethod
     def _wrap(cls, data: Any, attributes: Mapping[str, RValue] | None = None) -> Any:
         """Make a value from storage that is already valid: no checks, and arrays are locked
-        in place (:func:`rvalues.model.storage.freeze`), so pass only arrays rvalues made."""
+        in place (:func:`rvalues.model.storage.freeze`), so pass only arrays rvalues made.
+
+        Only ``rvalues.model`` calls this; other layers use :func:`rvalues.model.build.build`,
+        which also picks the Python class the ``class`` attribute calls for."""
         obj = object.__new__(cls)
         object.__setattr__(obj, "_data", lock_data(data))
         object.__setattr__(

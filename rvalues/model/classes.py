@@ -1,4 +1,5 @@
-"""Which Python class an R value gets, R's implicit class, and the invariants of classed values."""
+"""R's explicit and implicit class of a value, and the invariants of classed values
+(which Python class a value gets is :func:`rvalues.model.build.python_class`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rvalues.errors import RValueError
-from rvalues.model.lists import List
 from rvalues.model.na import NA_INTEGER
-from rvalues.model.vectors import ATOMIC_TYPES
 
 if TYPE_CHECKING:
     from rvalues.model.base import RValue
@@ -88,23 +87,3 @@ def _check_data_frame(columns: tuple[Any, ...], attributes: Mapping[str, RValue]
             names = attributes.get("names")
             label = names.data[i] if names is not None and i < len(names.data) else str(i + 1)
             raise RValueError(f"data frame column {label!r} has {length} rows but the row names say {n}")
-
-
-def python_class(r_type: str, attributes: Mapping[str, RValue]) -> type[RValue]:
-    """The Python class for an R value of this type and these attributes."""
-    # late: classed imports frames, which imports classes: a cycle
-    from rvalues.model.classed import DataFrame, Date, Factor, POSIXct
-
-    classes = explicit_class(attributes)
-    if classes:
-        if r_type == "list" and "data.frame" in classes:
-            return DataFrame
-        if r_type == "integer" and "factor" in classes:
-            return Factor
-        if r_type == "double" and "Date" in classes:
-            return Date
-        if r_type == "double" and "POSIXct" in classes:
-            return POSIXct
-    if r_type == "list":
-        return List
-    return ATOMIC_TYPES[r_type]

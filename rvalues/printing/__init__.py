@@ -1,8 +1,8 @@
 """R 4.2.2's console printing (``print(x)`` at width 80) of rvalues objects, and an HTML view.
 
 >>> import numpy as np
->>> from rvalues.model.vectors import Double
->>> print(format_value(Double._wrap(np.array([1.5, np.nan]))))
+>>> from rvalues.model.build import build
+>>> print(format_value(build("double", np.array([1.5, np.nan]))))
 [1] 1.5 NaN
 """
 

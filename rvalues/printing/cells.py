@@ -5,8 +5,8 @@ Length-1 atomic elements show their value (strings quoted, cut at 100 bytes with
 factors, dates and times of length 1 their formatted value.
 
 >>> import numpy as np
->>> from rvalues.model.vectors import Double
->>> cell_summary(Double._wrap(np.array([1.0, 2.0]))), cell_summary(Double._wrap(np.array([1.5])))
+>>> from rvalues.model.build import build
+>>> cell_summary(build("double", np.array([1.0, 2.0]))), cell_summary(build("double", np.array([1.5])))
 ('numeric,2', '1.5')
 """
 
@@ -18,6 +18,7 @@ from rvalues.model.complex_text import encode_complex, format_complex_info
 from rvalues.model.na import NA_INTEGER
 from rvalues.model.real_text import encode_real, format_real_info
 from rvalues.printing.atomic import format_integer_width, format_logical_width
+from rvalues.printing.frame import format_column_strings
 from rvalues.printing.values import classes
 
 
@@ -59,8 +60,6 @@ def _truncate_utf8(text: str, limit: int) -> str:
 
 def _classed_cell_summary(item: Any, n: int) -> str:
     """A classed cell: its ``format()`` when that is one short string, else ``class,length``."""
-    from rvalues.printing.frame import format_column_strings
-
     cls = classes(item)
     if n == 1 and any(c in cls for c in ("factor", "Date", "POSIXct")):
         text = format_column_strings(item)[0]

@@ -3,9 +3,8 @@
 Values with a class attribute go to the print method of their first class that has one
 (``rvalues.printing.methods``), as R's S3 dispatch does; the rest print as ``print.default``.
 
->>> from rvalues.model.lists import List
->>> from rvalues.model.vectors import Double
->>> print("\\n".join(print_value(List._wrap((Double._wrap(np.array([1.0])),)))))
+>>> from rvalues.model.build import build
+>>> print("\\n".join(print_value(build("list", (build("double", np.array([1.0])),)))))
 [[1]]
 [1] 1
 <BLANKLINE>
@@ -18,12 +17,13 @@ from typing import Any
 import numpy as np
 
 from rvalues.format.strings import encode_string
+from rvalues.model.build import build
 from rvalues.model.names import is_syntactic_name as is_valid_name
-from rvalues.printing import options
+from rvalues.printing import methods, options  # methods, a module: it imports this one
 from rvalues.printing.atomic import index_width
 from rvalues.printing.cells import cell_summary
 from rvalues.printing.matrix import print_array, print_matrix
-from rvalues.printing.values import classes, dimnames, strings
+from rvalues.printing.values import classes, dimnames, row_count, strings
 from rvalues.printing.vector import print_named_vector, print_vector
 
 
@@ -34,9 +34,7 @@ def print_value(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     and attributes, but a classed value's method starts afresh).
     """
     if classes(x):
-        from rvalues.printing.methods import print_object
-
-        return print_object(x)
+        return methods.print_object(x)
     return print_default(x, tag, quote)
 
 
@@ -168,8 +166,6 @@ def print_attributes(x: Any, tag: str = "", quote: bool = True) -> list[str]:
         attr_tag = f'{tag}attr(,"{encode_string(name)}")'
         lines.append(attr_tag)
         if name == "row.names":
-            from rvalues.printing.values import row_count
-
             lines += print_default(_expanded_row_names(value, row_count(x)), attr_tag, quote)
             continue
         lines += print_value(value, attr_tag, quote)
@@ -177,9 +173,7 @@ def print_attributes(x: Any, tag: str = "", quote: bool = True) -> list[str]:
 
 
 def _expanded_row_names(value: Any, n: int) -> Any:
-    from rvalues.model.vectors import Integer
-
     data = value.data
     if value.r_type == "integer" and len(data) == 2 and data[0] == np.int32(-(2**31)):
-        return Integer._wrap(np.arange(1, abs(int(data[1])) + 1, dtype=np.int32))
+        return build("integer", np.arange(1, abs(int(data[1])) + 1, dtype=np.int32))
     return value

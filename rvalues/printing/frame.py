@@ -1,8 +1,8 @@
 """R's ``print.data.frame``: each column formatted (``format.data.frame``), then printed as a
 character matrix, unquoted and right-aligned, with the row names on the left.
 
->>> from rvalues.model.vectors import Double
->>> format_column_strings(Double._wrap(np.array([1.5, 10.0])))
+>>> from rvalues.model.build import build
+>>> format_column_strings(build("double", np.array([1.5, 10.0])))
 [' 1.5', '10.0']
 """
 
@@ -13,13 +13,14 @@ from typing import Any, cast
 import numpy as np
 
 from rvalues.format.datetime import format_date, format_posixct
+from rvalues.model.build import build
 from rvalues.model.complex_text import as_character_complex, encode_complex, format_complex_info
 from rvalues.model.na import NA_INTEGER
 from rvalues.model.real_text import as_character_double, encode_real, format_real_info
 from rvalues.printing import options
 from rvalues.printing.atomic import encode_atomic
 from rvalues.printing.matrix import print_matrix
-from rvalues.printing.values import classes, row_count, row_names, strings
+from rvalues.printing.values import classes, difftime_units, row_count, row_names, rows_head, strings, tzone
 from rvalues.printing.vector import print_vector
 
 
@@ -59,8 +60,6 @@ def print_data_frame(x: Any, row_labels: list[str] | None = None) -> list[str]:
 
 def _head(column: Any, k: int) -> Any:
     """The first ``k`` rows of a column (``x[seq_len(k), , drop = FALSE]``), attributes kept."""
-    from rvalues.printing.values import rows_head
-
     return rows_head(column, k)
 
 
@@ -99,16 +98,11 @@ def format_column_strings(column: Any) -> list[str | None]:
     if "Date" in cls:
         return format_date(data).tolist()
     if "POSIXct" in cls:
-        from rvalues.printing.methods import tzone
-
         return format_posixct(data, tzone(column)).tolist()
     if "difftime" in cls:
         # format.difftime: paste(format(unclass(x)), units(x))
-        from rvalues.model.vectors import ATOMIC_TYPES
-        from rvalues.printing.methods import difftime_units
-
         units = difftime_units(column)
-        amounts = format_column_strings(ATOMIC_TYPES[r_type]._wrap(data))
+        amounts = format_column_strings(build(r_type, data))
         return [f"{'NA' if t is None else t} {units}" for t in amounts]
     if r_type == "character":
         return list(data.tolist())

@@ -5,12 +5,11 @@ second header row names each column's type the way tibble abbreviates them (``<i
 ``<chr>``, ``<fct>``, ``<date>``, ...).
 
 >>> import numpy as np
->>> from rvalues.model.lists import List
->>> from rvalues.model.vectors import Character, Integer
->>> df = List._wrap((Integer._wrap(np.array([1, 2], dtype=np.int32)),), {
-...     "names": Character._wrap(np.array(["x"], dtype=object)),
-...     "class": Character._wrap(np.array(["data.frame"], dtype=object)),
-...     "row.names": Integer._wrap(np.array([-(2**31), -2], dtype=np.int32))})
+>>> from rvalues.model.build import build
+>>> df = build("list", (build("integer", np.array([1, 2], dtype=np.int32)),), {
+...     "names": build("character", np.array(["x"], dtype=object)),
+...     "class": build("character", np.array(["data.frame"], dtype=object)),
+...     "row.names": build("integer", np.array([-(2**31), -2], dtype=np.int32))})
 >>> "<td>1</td>" in format_html(df)
 True
 """

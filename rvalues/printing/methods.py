@@ -5,10 +5,10 @@ jsonlite's ``scalar`` and ``json``; a class without a method prints as ``print.d
 ``attr(,"class")``).
 
 >>> import numpy as np
+>>> from rvalues.model.build import build
 >>> from rvalues.printing.values import character
->>> from rvalues.model.vectors import Integer
->>> f = Integer._wrap(np.array([1, 2], dtype=np.int32), {"levels": character(["a", "b"]),
-...                                                        "class": character(["factor"])})
+>>> f = build("integer", np.array([1, 2], dtype=np.int32), {"levels": character(["a", "b"]),
+...                                                         "class": character(["factor"])})
 >>> print("\\n".join(print_object(f)))
 [1] a b
 Levels: a b
@@ -23,12 +23,20 @@ import numpy as np
 
 from rvalues.format.datetime import format_date, format_posixct
 from rvalues.format.strings import display_width, encode_string
+from rvalues.model.build import build
 from rvalues.model.na import NA_INTEGER
-from rvalues.model.timezones import tzone_of
-from rvalues.printing import options
-from rvalues.printing.core import print_default
-from rvalues.printing.frame import print_data_frame
-from rvalues.printing.values import character, classes, rows_head, strings, with_class
+from rvalues.printing import core, options  # core, a module: it imports this one
+from rvalues.printing.frame import format_column_strings, print_data_frame
+from rvalues.printing.scalar import scalar_json
+from rvalues.printing.values import (
+    character,
+    classes,
+    difftime_units,
+    rows_head,
+    strings,
+    tzone,
+    with_class,
+)
 
 
 def print_object(x: Any) -> list[str]:
@@ -38,7 +46,7 @@ def print_object(x: Any) -> list[str]:
         method = _METHODS.get(name)
         if method is not None:
             return method(x, cls[i + 1 :])
-    return print_default(x)
+    return core.print_default(x)
 
 
 def _next_method(x: Any, rest: tuple[str, ...]) -> list[str]:
@@ -46,7 +54,7 @@ def _next_method(x: Any, rest: tuple[str, ...]) -> list[str]:
         method = _METHODS.get(name)
         if method is not None:
             return method(x, rest[i + 1 :])
-    return print_default(x)
+    return core.print_default(x)
 
 
 def print_asis(x: Any, rest: tuple[str, ...]) -> list[str]:
@@ -68,7 +76,7 @@ def print_factor(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
         level_array = np.array([*levels, None], dtype=object)
         labels = level_array[np.where(valid, codes - 1, len(levels))]
         keep = {k: v for k, v in x.attributes.items() if k not in ("levels", "class")}
-        lines = print_default(character(labels.tolist(), keep), quote=False)
+        lines = core.print_default(character(labels.tolist(), keep), quote=False)
     lines.append(_levels_line(levels, ordered))
     return lines
 
@@ -105,15 +113,10 @@ def _print_times(x: Any, fmt: Callable[[Any], np.ndarray]) -> list[str]:
     limit = options.MAX_PRINT
     shown = rows_head(x, limit) if limit < n else x
     keep = {k: v for k, v in shown.attributes.items() if k == "names"}
-    lines = print_default(character(fmt(shown).tolist(), keep))
+    lines = core.print_default(character(fmt(shown).tolist(), keep))
     if limit < n:
         lines.append(f""" [ reached 'max' / getOption("max.print") -- omitted {n - limit} entries ]""")
     return lines
-
-
-def tzone(x: Any) -> str:
-    """The ``tzone`` attribute's first element, or ``""`` (the local zone)."""
-    return tzone_of(x.attributes) or ""
 
 
 def print_difftime(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
@@ -122,22 +125,12 @@ def print_difftime(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
     units = difftime_units(x)
     plain = _without_units(with_class(x, ()))
     if "dim" in plain.attributes or len(x.data) > 1:
-        return [f"Time differences in {units}", *print_default(plain)]
-    from rvalues.printing.frame import format_column_strings
-
+        return [f"Time differences in {units}", *core.print_default(plain)]
     return [f"Time difference of {''.join(t or 'NA' for t in format_column_strings(plain))} {units}"]
 
 
 def _without_units(x: Any) -> Any:
-    from rvalues.model.vectors import ATOMIC_TYPES
-
-    return ATOMIC_TYPES[x.r_type]._wrap(x.data, {k: v for k, v in x.attributes.items() if k != "units"})
-
-
-def difftime_units(x: Any) -> str:
-    """The ``units`` attribute's first element (``NA`` when it has none, as ``paste`` shows it)."""
-    units = strings(x.attributes.get("units"))
-    return units[0] if units and units[0] is not None else "NA"
+    return build(x.r_type, x.data, {k: v for k, v in x.attributes.items() if k != "units"})
 
 
 def print_frame(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
@@ -151,8 +144,6 @@ def print_scalar(x: Any, rest: tuple[str, ...]) -> list[str]:
     inner = with_class(x, remaining)
     if "data.frame" in remaining:
         return print_data_frame(inner, row_labels=["[x]"])
-    from rvalues.printing.scalar import scalar_json
-
     return ["[x] " + scalar_json(inner)]
 
 

@@ -4,8 +4,8 @@ It is ``asJSON(x, collapse = FALSE)`` with asJSON's own defaults (``digits = 5``
 rvalues' jsonlite encoder.
 
 >>> import numpy as np
->>> from rvalues.model.vectors import Logical
->>> scalar_json(Logical._wrap(np.array([1], dtype=np.int32)))
+>>> from rvalues.model.build import build
+>>> scalar_json(build("logical", np.array([1], dtype=np.int32)))
 'true'
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rvalues.json import to_json
+
 
 def scalar_json(x: Any) -> str:
     """The JSON text of a length-1 atomic value (several values are joined with commas)."""
-    from rvalues.json import to_json
-
     return str(to_json(x, auto_unbox=True, digits=5))

@@ -1,4 +1,4 @@
-"""Small readers of R values for the printers: class, dim, dimnames, names, row names.
+"""Small readers of R values for the printers: class, dim, dimnames, names, row names, zone, units.
 
 They read attributes directly, so printing works for any value of the model whatever its
 Python class.
@@ -11,8 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.model.build import build
 from rvalues.model.classes import explicit_class
 from rvalues.model.na import NA_INTEGER
+from rvalues.model.real_text import as_character_double
+from rvalues.model.timezones import tzone_of
 
 
 def classes(x: Any) -> tuple[str, ...]:
@@ -26,8 +29,6 @@ def strings(x: Any) -> list[str | None] | None:
         return None
     if x.r_type == "character":
         return list(x.data.tolist())
-    from rvalues.model.real_text import as_character_double
-
     if x.r_type == "double":
         return list(as_character_double(x.data).tolist())
     if x.r_type in ("integer", "logical"):
@@ -73,37 +74,22 @@ def row_count(x: Any) -> int:
 
 def bare(x: Any, keep: tuple[str, ...] = ()) -> Any:
     """The same payload with only the attributes named in ``keep`` (no validation: for printing)."""
-    from rvalues.model.vectors import ATOMIC_TYPES
-
-    attributes = {k: v for k, v in x.attributes.items() if k in keep}
-    if x.r_type == "list":
-        from rvalues.model.lists import List
-
-        return List._wrap(x.data, attributes)
-    return ATOMIC_TYPES[x.r_type]._wrap(x.data, attributes)
+    return build(x.r_type, x.data, {k: v for k, v in x.attributes.items() if k in keep})
 
 
 def with_class(x: Any, new_classes: tuple[str, ...]) -> Any:
     """The value with its class attribute replaced (removed when empty), other attributes kept."""
-    from rvalues.model.vectors import ATOMIC_TYPES, Character
-
     attributes = dict(x.attributes)
     if new_classes:
-        attributes["class"] = Character._wrap(np.array(new_classes, dtype=object))
+        attributes["class"] = character(new_classes)
     else:
         attributes.pop("class", None)
-    if x.r_type == "list":
-        from rvalues.model.lists import List
-
-        return List._wrap(x.data, attributes)
-    return ATOMIC_TYPES[x.r_type]._wrap(x.data, attributes)
+    return build(x.r_type, x.data, attributes)
 
 
 def character(values: Sequence[str | None], attributes: dict[str, Any] | None = None) -> Any:
     """A character vector for printing (no validation)."""
-    from rvalues.model.vectors import Character
-
-    return Character._wrap(np.array(values, dtype=object), attributes or {})
+    return build("character", np.array(values, dtype=object), attributes)
 
 
 def rows_head(x: Any, k: int) -> Any:
@@ -111,29 +97,37 @@ def rows_head(x: Any, k: int) -> Any:
 
     Per-element attributes (names, row names, dimnames) are cut to match; others are kept.
     """
-    from rvalues.model.lists import List
-    from rvalues.model.vectors import ATOMIC_TYPES, Integer
-
     attributes = dict(x.attributes)
     if "data.frame" in classes(x):
         columns = tuple(rows_head(column, k) for column in x.data)
         labels = row_names(x)[:k]
         attributes["row.names"] = character(labels)
-        return List._wrap(columns, attributes)
+        return build("list", columns, attributes)
     dim = attributes.get("dim")
     if dim is not None and len(dim.data) == 2:
         nrow, ncol = (int(v) for v in dim.data.tolist())
         data = np.concatenate([x.data[j * nrow : j * nrow + k] for j in range(ncol)]) if ncol else x.data[:0]
-        attributes["dim"] = Integer._wrap(np.array([k, ncol], dtype=np.int32))
+        attributes["dim"] = build("integer", np.array([k, ncol], dtype=np.int32))
         dn = attributes.get("dimnames")
         if dn is not None and dn.data and dn.data[0].r_type != "NULL":
             first = dn.data[0]
-            parts = (type(first)._wrap(first.data[:k], dict(first.attributes)), *dn.data[1:])
-            attributes["dimnames"] = List._wrap(parts, dict(dn.attributes))
-        return ATOMIC_TYPES[x.r_type]._wrap(data, attributes)
+            parts = (build(first.r_type, first.data[:k], first.attributes), *dn.data[1:])
+            attributes["dimnames"] = build("list", parts, dn.attributes)
+        return build(x.r_type, data, attributes)
     names = attributes.get("names")
     if names is not None:
-        attributes["names"] = type(names)._wrap(names.data[:k], dict(names.attributes))
+        attributes["names"] = build(names.r_type, names.data[:k], names.attributes)
     if x.r_type == "list":
-        return List._wrap(tuple(x.data[:k]), attributes)
-    return ATOMIC_TYPES[x.r_type]._wrap(x.data[:k], attributes)
+        return build("list", tuple(x.data[:k]), attributes)
+    return build(x.r_type, x.data[:k], attributes)
+
+
+def tzone(x: Any) -> str:
+    """The ``tzone`` attribute's first element, or ``""`` (the local zone)."""
+    return tzone_of(x.attributes) or ""
+
+
+def difftime_units(x: Any) -> str:
+    """The ``units`` attribute's first element (``NA`` when it has none, as ``paste`` shows it)."""
+    units = strings(x.attributes.get("units"))
+    return units[0] if units and units[0] is not None else "NA"

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from rvalues.format.strings import encode_strings, pad
-from rvalues.model.real_text import encode_real
+from rvalues.model.complex_text import format_complex_info
+from rvalues.model.na import real_is_na
+from rvalues.model.real_text import RealFormat, encode_real
 from rvalues.printing import options
 from rvalues.printing.atomic import DIGITS, encode_atomic, encode_complex_cells, index_width
 from rvalues.printing.options import GAP
@@ -107,10 +109,6 @@ def print_named_vector(
 
 def _named_complex(data: np.ndarray, digits: int) -> tuple[list[str], int, list[bool]]:
     """Named complex vectors print each part with ``EncodeReal0`` directly (no joint rounding)."""
-    from rvalues.model.complex_text import format_complex_info
-    from rvalues.model.na import real_is_na
-    from rvalues.model.real_text import RealFormat
-
     cf = format_complex_info(data, digits)
     w = cf.real.width + cf.imag.width + 2
     na = real_is_na(data.real) | real_is_na(data.imag)

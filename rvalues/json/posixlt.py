@@ -1,0 +1,61 @@
+"""POSIXlt values (a list of broken-down time fields) for the encoders: as seconds, or as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rvalues.format.datetime import _TWO, days_from_civil, utc_offsets, ymd
+from rvalues.model.timezones import tzone_of
+
+
+def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:
+    """``as.POSIXct(<POSIXlt>)``: seconds since the epoch from the broken-down fields."""
+    fields = dict(zip(x.keys(), x.data))
+
+    def col(name: str) -> np.ndarray:
+        return np.asarray(fields[name].data, dtype=np.float64)
+
+    year, mon, mday = col("year") + 1900, col("mon"), col("mday")
+    days = days_from_civil(year, mon + 1, mday)
+    sec = col("sec")
+    with np.errstate(invalid="ignore"):
+        whole_sec = np.floor(sec)
+        # R's as.POSIXct: mktime() of the whole seconds, then the fraction added last
+        local = days * 86400 + col("hour") * 3600 + col("min") * 60 + whole_sec
+        fraction = sec - whole_sec
+    tzone = tzone_of(x.attributes)
+    if "gmtoff" in fields:
+        off = col("gmtoff")
+        if not np.isnan(off).any():
+            return (local - off) + fraction, tzone
+    with np.errstate(invalid="ignore"):
+        guess = np.where(np.isfinite(local), local, 0).astype(np.int64)
+    off = utc_offsets(guess, tzone)
+    off = utc_offsets(guess - off, tzone)
+    return (local - off) + fraction, tzone
+
+
+def posixlt_text(x: Any, style: str) -> np.ndarray:
+    """``format(<POSIXlt>)`` as jsonlite writes it: "string" (the date alone at midnight) or "ISO8601"."""
+    fields = dict(zip(x.keys(), x.data))
+    sec = np.asarray(fields["sec"].data, dtype=np.float64)
+    mins = np.asarray(fields["min"].data, dtype=np.int64)
+    hour = np.asarray(fields["hour"].data, dtype=np.int64)
+    year = np.asarray(fields["year"].data, dtype=np.float64) + 1900
+    days = days_from_civil(
+        year, np.asarray(fields["mon"].data) + 1.0, np.asarray(fields["mday"].data, dtype=np.float64)
+    )
+    out = np.empty(len(sec), dtype=object)
+    ok = np.isfinite(sec) & np.isfinite(days)
+    date = ymd(days[ok].astype(np.int64))
+    if style == "string" and ((sec[ok] == 0) & (mins[ok] == 0) & (hour[ok] == 0)).all():
+        out[ok] = date.astype(object)
+        return out
+    s = np.floor(sec[ok]).astype(np.int64)
+    hms = np.strings.add(
+        np.strings.add(np.strings.add(_TWO[hour[ok]], ":"), _TWO[mins[ok]]), np.strings.add(":", _TWO[s])
+    )
+    out[ok] = np.strings.add(np.strings.add(date, "T" if style == "ISO8601" else " "), hms).astype(object)
+    return out
