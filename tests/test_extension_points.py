@@ -380,6 +380,23 @@ def test_converter_applies_in_as_r_lists_dicts_and_object_columns(money_converte
     assert rv.identical(frame_.data[0], rv.List([m(1), m(2)]))
 
 
+class Tag(str):
+    """A str subclass: object columns would read it as a string without looking for a converter."""
+
+
+def test_a_converter_wins_over_an_object_columns_own_inference() -> None:
+    remove = rv.register_converter(Tag, lambda t: rv.Character([t.upper()]))
+    try:
+        expected = rv.as_r([Tag("a"), None, Tag("b")])  # a Python list: each element converted
+        assert rv.identical(expected, rv.List([rv.Character(["A"]), rv.NULL, rv.Character(["B"])]))
+        assert rv.identical(rv.from_numpy(np.array([Tag("a"), None, Tag("b")], dtype=object)), expected)
+        frame_ = rv.as_r(pd.DataFrame({"t": pd.Series([Tag("a"), None, Tag("b")], dtype=object)}))
+        assert rv.identical(frame_.data[0], expected)
+    finally:
+        remove()
+    assert rv.identical(rv.from_numpy(np.array([Tag("a")], dtype=object)), rv.Character(["a"]))
+
+
 def test_tool_results_use_the_converter_before_cattrs_unstructures(money_converter: None) -> None:
     # a dataclass has a cattrs hook too; a registered converter must win, as it does in as_r
     value = {"a": Money(1.5), "rows": [Money(2)]}

@@ -38,7 +38,7 @@ import numpy as np
 
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.numpy import convert_flat, datetimes, integers, timedeltas
-from rvalues.convert.python import as_r
+from rvalues.convert.python import as_r, converters_registered, has_converter
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.build import build
@@ -100,6 +100,8 @@ _nan_of = np.frompyfunc(_is_nan, 1, 1)
 
 def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     """A 1-d object array as the R vector its elements agree on (or a list)."""
+    if converters_registered() and any(map(has_converter, flat.tolist())):
+        return _as_list(flat, np.zeros(len(flat), dtype=bool) if mask is None else mask, where)
     kind = _kind_each(flat) if len(flat) else np.array([], dtype=object)
     hard = np.asarray(kind == "missing", dtype=bool)
     if mask is not None:

@@ -100,6 +100,11 @@ def register_converter(
     return remove
 
 
+def converters_registered() -> bool:
+    """Whether any converter is registered (object columns then check their elements for one)."""
+    return bool(_EXTRA_CONVERTERS)
+
+
 def has_converter(obj: Any) -> bool:
     """Whether a converter registered with :func:`register_converter` takes ``obj``.
 
