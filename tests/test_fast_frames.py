@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import rvalues as rv
-from rvalues.json import JsonOptions, frames, to_json
+from rvalues.format import datetime as datetime_format
+from rvalues.json import JsonOptions, classed, frames, strings, to_json
 from rvalues.json.api import encode_with
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from tests.test_json_differential import option_set, wrapped_value
@@ -96,3 +97,42 @@ def test_every_row_path_gives_the_same_bytes(desc: dict[str, Any], options: dict
         assert _outcome(desc, options) == small
         patch.setattr(frames, "CHUNK_ROWS", 1)
         assert _outcome(desc, options) == small
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(desc=wrapped_value(), options=option_set())
+def test_a_few_elements_in_plain_python_give_the_same_bytes(
+    desc: dict[str, Any], options: dict[str, Any]
+) -> None:
+    """Strings and date-times up to a few elements are written one by one in Python; the vectorized
+    paths give the same text, on the random R values of the differential test."""
+    few = _outcome(desc, options)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(frames, "SMALL_ROWS", 0)  # column-wise rows: the tokens carry the row keys
+        assert _outcome(desc, options) == few
+        patch.setattr(strings, "_FEW", -1)
+        patch.setattr(classed, "_FEW_TIMES", -1)
+        patch.setattr(datetime_format, "_TINY", -1)
+        assert _outcome(desc, options) == few
+
+
+@pytest.mark.parametrize("dataframe", ["rows", "columns", "values"])
+@pytest.mark.parametrize("na", ["null", "string"])
+@pytest.mark.parametrize("posixt", ["string", "ISO8601"])
+def test_a_few_date_times_with_na_and_infinities_in_every_layout(
+    dataframe: str, na: str, posixt: str
+) -> None:
+    seconds = [1577872800.5, NA_REAL, np.inf, -np.inf, np.nan, 1e15, 0.0]
+    times = rv.Double._wrap(
+        np.array(seconds), {"class": rv.Character(["POSIXct", "POSIXt"]), "tzone": rv.Character(["UTC"])}
+    )
+    value = rv.data_frame(t=times, s=rv.Character(["a", None, "</b>", "é", None, "c", "d"]))
+    options = {"dataframe": dataframe, "na": na, "posixt": posixt}
+    few = to_json(value, **options)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(frames, "SMALL_ROWS", 0)  # column-wise rows: the tokens carry the row keys
+        assert to_json(value, **options) == few
+        patch.setattr(strings, "_FEW", -1)
+        patch.setattr(classed, "_FEW_TIMES", -1)
+        patch.setattr(datetime_format, "_TINY", -1)
+        assert to_json(value, **options) == few

@@ -78,16 +78,21 @@ def ymd(days: np.ndarray) -> np.ndarray:
     )
 
 
+def _text_of_non_finite(value: float, is_na: bool) -> str | None:
+    """R's text of one value that is not finite: None for NA, else "NaN", "Inf" or "-Inf"."""
+    if is_na:
+        return None
+    return "NaN" if value != value else "Inf" if value > 0 else "-Inf"
+
+
 def _non_finite(values: np.ndarray, out: np.ndarray) -> np.ndarray:
     """Where values are not finite: NA -> None, else R's text ("Inf", "-Inf", "NaN")."""
     bad = ~np.isfinite(values)
     if bad.any():
         sub = values[bad]
         if len(sub) <= _TINY:
-            out[bad] = [
-                None if na else "NaN" if v != v else "Inf" if v > 0 else "-Inf"
-                for v, na in zip(sub.tolist(), real_is_na(sub).tolist(), strict=True)
-            ]
+            missing = real_is_na(sub).tolist()
+            out[bad] = [_text_of_non_finite(v, na) for v, na in zip(sub.tolist(), missing, strict=True)]
         else:
             text = np.where(np.isnan(sub), "NaN", np.where(sub > 0, "Inf", "-Inf")).astype(object)
             text[real_is_na(sub)] = None
@@ -239,6 +244,10 @@ def format_posixct(
     midnight) or ``format(x, "%Y-%m-%dT%H:%M:%S")`` (style "ISO8601"); seconds truncated.
     ``usetz`` appends the zone's abbreviation, as ``print`` does."""
     seconds = np.asarray(seconds, dtype=np.float64)
+    if len(seconds) <= _TINY and not usetz:
+        few = _few_posixct(seconds, tzone, style)
+        if few is not None:
+            return few
     out = np.empty(len(seconds), dtype=object)
     _non_finite(seconds, out)
     shown, pieces = posixct_pieces(seconds, tzone, style)
@@ -252,31 +261,53 @@ def format_posixct(
     return out
 
 
+def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarray | None:
+    """:func:`format_posixct` for a few elements, one by one in Python (numpy's per-call cost dominates
+    there); None where the general path is needed (years outside 1000-9999, a second shown as 60)."""
+    values = seconds.tolist()
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return None
+    whole = [math.floor(v) for v in finite]
+    if min(whole) < _FAST_LOW - 86400 or max(whole) > _FAST_HIGH + 86400:
+        return None
+    offsets = utc_offsets(np.array(whole, dtype=np.int64), tzone).tolist()
+    local = [w + off for w, off in zip(whole, offsets, strict=True)]
+    if min(local) < _FAST_LOW or max(local) > _FAST_HIGH:
+        return None
+    clocks = [_EPOCH + timedelta(seconds=t) for t in local]
+    if (
+        style == "string"
+        and all(v == w for v, w in zip(finite, whole, strict=True))
+        and all(t % 86400 == 0 for t in local)
+    ):
+        text = [f"{c.year}-{c.month:02d}-{c.day:02d}" for c in clocks]
+    else:
+        # R's seconds field is tm_sec + (x - floor(x)) in doubles, shown truncated (see _clock_pieces)
+        shown = [math.floor(c.second + (v - w)) for c, v, w in zip(clocks, finite, whole, strict=True)]
+        if max(shown) >= 60:
+            return None
+        sep = "T" if style == "ISO8601" else " "
+        text = [
+            f"{c.year}-{c.month:02d}-{c.day:02d}{sep}{c.hour:02d}:{c.minute:02d}:{sec:02d}"
+            for c, sec in zip(clocks, shown, strict=True)
+        ]
+    out = np.empty(len(values), dtype=object)
+    if len(finite) == len(values):
+        out[:] = text
+        return out
+    na = real_is_na(seconds).tolist()
+    texts = iter(text)
+    out[:] = [
+        next(texts) if math.isfinite(v) else _text_of_non_finite(v, is_na)
+        for v, is_na in zip(values, na, strict=True)
+    ]
+    return out
+
+
 _CODED_FROM = 256
 """From this many elements on, each distinct day and time of day is formatted once; fewer are
 formatted one by one (numpy's per-call cost would dominate)."""
-
-
-def _tiny_text(local: np.ndarray, fraction: np.ndarray, style: str, force_time: bool) -> np.ndarray | None:
-    """:func:`_clock_pieces`' text for a few local instants, or None where the general path is needed
-    (years outside 1000-9999, or a fraction within an ulp of 1 that shows second 60)."""
-    stamps, fractions = local.tolist(), fraction.tolist()
-    if min(stamps) < _FAST_LOW or max(stamps) > _FAST_HIGH:
-        return None
-    clocks = [_EPOCH + timedelta(seconds=t) for t in stamps]
-    if style == "string" and not force_time and not any(fractions) and all(t % 86400 == 0 for t in stamps):
-        return np.array([f"{c.year}-{c.month:02d}-{c.day:02d}" for c in clocks], dtype=object)
-    seconds = [math.floor(c.second + f) for c, f in zip(clocks, fractions, strict=True)]
-    if max(seconds) >= 60:
-        return None
-    sep = "T" if style == "ISO8601" else " "
-    return np.array(
-        [
-            f"{c.year}-{c.month:02d}-{c.day:02d}{sep}{c.hour:02d}:{c.minute:02d}:{s:02d}"
-            for c, s in zip(clocks, seconds, strict=True)
-        ],
-        dtype=object,
-    )
 
 
 def _clock_pieces(
@@ -284,10 +315,6 @@ def _clock_pieces(
 ) -> Pieces:
     secs = whole.astype(np.int64)
     local = secs + utc_offsets(secs, tzone)
-    if 0 < len(local) <= _TINY:
-        text = _tiny_text(local, vals - whole, style, force_time)
-        if text is not None:
-            return [(text, np.arange(len(text)))]
     days, sod = np.floor_divide(local, 86400), np.mod(local, 86400)
     few = len(local) < _CODED_FROM
     each = np.arange(len(local))

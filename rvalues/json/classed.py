@@ -104,9 +104,21 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
     return dispatch.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
 
 
+_FEW_TIMES = 16
+
+
 def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     """The character method for ``format(x)``: date-time text needs no escaping, so the quotes
     (and ``ctx.prefix``) go on the few distinct day and time labels instead of on every element."""
+    if len(seconds) <= _FEW_TIMES:  # plain Python: numpy's per-call cost dominates
+        prefix, na = ctx.prefix or "", character_na_token(ctx)
+        na_token = None if na is None else prefix + na
+        tokens = np.empty(len(seconds), dtype=object)
+        tokens[:] = [
+            na_token if text is None else f'{prefix}"{text}"'  # date-time text needs no escaping
+            for text in format_posixct(seconds, tzone, ctx.posixt).tolist()
+        ]
+        return finish(tokens, ctx, prefixed=True)
     shown, pieces = posixct_pieces(seconds, tzone, ctx.posixt)
     lead = (ctx.prefix or "") + '"'
     (first, first_codes), *rest = pieces

@@ -35,10 +35,13 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     if len(values) <= _FEW:
         # plain Python: numpy's per-call cost dominates for a few strings
         items = values.tolist()
+        out = np.empty(len(items), dtype=object)
         if None not in items:
-            out = np.empty(len(items), dtype=object)
             out[:] = _escape_list(items)
-            return out
+        else:
+            escaped = iter(_escape_list([s for s in items if s is not None]))
+            out[:] = [na if s is None else next(escaped) for s in items]
+        return out
     if len(values) >= _FEW_DISTINCT_FROM and _looks_repetitive(values):
         import pandas as pd
 
