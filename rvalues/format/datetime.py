@@ -24,7 +24,8 @@ from rvalues.model.elements import INT_MAX
 from rvalues.model.na import real_is_na
 from rvalues.model.timezones import local_zone_name, utc_abbreviation, zone
 
-_TWO = np.array([f"{i:02d}" for i in range(100)])
+TWO_DIGITS = np.array([f"{i:02d}" for i in range(100)])
+"""``"00"`` to ``"99"``: clock fields by index."""
 _CYCLE = 146097 * 86400  # 400 Gregorian years: the calendar, weekdays included, repeats
 _LOW, _HIGH = -62135596800 + 2 * 86400, 253402300799 - 2 * 86400  # what datetime can hold
 _NS_LOW, _NS_HIGH = -9223372036, 9223372035  # what pandas' nanosecond timestamps can hold
@@ -74,7 +75,7 @@ def ymd(days: np.ndarray) -> np.ndarray:
     y, m, d = civil_from_days(days)
     y = (y + 2**31) % 2**32 - 2**31
     return np.strings.add(
-        np.strings.add(np.strings.add(y.astype(str), "-"), _TWO[m]), np.strings.add("-", _TWO[d])
+        np.strings.add(np.strings.add(y.astype(str), "-"), TWO_DIGITS[m]), np.strings.add("-", TWO_DIGITS[d])
     )
 
 
@@ -338,8 +339,8 @@ def _clock_pieces(
         time_list, time_codes = dense_codes((sod // 60) * 61 + sec)
     minute, second = np.divmod(time_list, 61)
     hms = np.strings.add(
-        np.strings.add(np.strings.add(_TWO[minute // 60], ":"), _TWO[minute % 60]),
-        np.strings.add(":", _TWO[second]),
+        np.strings.add(np.strings.add(TWO_DIGITS[minute // 60], ":"), TWO_DIGITS[minute % 60]),
+        np.strings.add(":", TWO_DIGITS[second]),
     )
     dates = np.strings.add(ymd(day_list), "T" if style == "ISO8601" else " ")
     return [(dates.astype(object), day_codes), (hms.astype(object), time_codes)]

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.format.datetime import _TWO, days_from_civil, utc_offsets, ymd
+from rvalues.format.datetime import TWO_DIGITS, days_from_civil, utc_offsets, ymd
 from rvalues.model.timezones import tzone_of
 
 
@@ -55,7 +55,8 @@ def posixlt_text(x: Any, style: str) -> np.ndarray:
         return out
     s = np.floor(sec[ok]).astype(np.int64)
     hms = np.strings.add(
-        np.strings.add(np.strings.add(_TWO[hour[ok]], ":"), _TWO[mins[ok]]), np.strings.add(":", _TWO[s])
+        np.strings.add(np.strings.add(TWO_DIGITS[hour[ok]], ":"), TWO_DIGITS[mins[ok]]),
+        np.strings.add(":", TWO_DIGITS[s]),
     )
     out[ok] = np.strings.add(np.strings.add(date, "T" if style == "ISO8601" else " "), hms).astype(object)
     return out
