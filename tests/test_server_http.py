@@ -173,10 +173,9 @@ def error_of(response: Any, status: int, code: int, request_id: Any = None) -> s
     return str(body["error"]["message"])
 
 
-def cancelled_seen(client: Any, url: str) -> dict[str, int]:
-    response = client.post(
-        url, json=modern_call(99, "cancelled_seen", {}), headers=modern_headers(name="cancelled_seen")
-    )
+def cancelled_seen(client: Any, url: str, tool: str = "cancelled_seen") -> dict[str, int]:
+    """The everything server's counts of hanging calls: cancelled (or, with ``calls_started``, started)."""
+    response = client.post(url, json=modern_call(99, tool, {}), headers=modern_headers(name=tool))
     return json.loads(response.json()["result"]["content"][0]["text"])  # type: ignore[no-any-return]
 
 
@@ -464,9 +463,11 @@ def test_a_cancelled_legacy_call_ends_its_stream_without_an_answer(client: Any, 
         with httpx.Client(timeout=20) as own:
             outcome.append(own.post(url, json=rpc(9, "tools/call", {"name": "async_hang"}), headers=headers))
 
+    started = cancelled_seen(client, url, "calls_started")["async_hang"]
     thread = threading.Thread(target=call)
     thread.start()
-    time.sleep(0.5)  # the stream has started (keep-alive every 0.3 s)
+    _wait_for(lambda: cancelled_seen(client, url, "calls_started")["async_hang"] > started)
+    time.sleep(0.4)  # a keep-alive (every 0.3 s) has gone out on the open stream
     client.post(url, json=rpc(None, "notifications/cancelled", {"requestId": 9}), headers=headers)
     thread.join(10)
     [response] = outcome
