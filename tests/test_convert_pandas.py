@@ -79,3 +79,21 @@ def test_float64_na_and_nan_survive_a_pandas_round_trip() -> None:
     assert series.isna().tolist() == [False, True, True]
     assert describe(from_pandas(series))["values"] == ["1", "NA", "NaN"]
     assert np.isnan(NA_REAL)
+
+
+def test_frames_convert_alike_without_pandas_private_column_access(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Columns are read through ``DataFrame._get_column_array`` where pandas has it, else per Series."""
+    frame = pd.DataFrame(
+        {
+            "i": np.array([1, 2, 3], dtype=np.int32),
+            "x": [1.5, None, 2.25],
+            "s": pd.array(["a", None, "c"], dtype="string"),
+            "t": pd.to_datetime(["2020-01-01 10:00", None, "2021-06-01 00:00"]).tz_localize("Europe/Paris"),
+            "f": pd.Categorical(["u", "v", "u"]),
+            "o": [dt.date(2020, 1, 1), None, dt.date(2021, 1, 1)],
+        }
+    )
+    frame.columns = ["i", "x", "s", "t", "f", "i"]  # a repeated label: columns are read by position
+    fast = describe(as_r(frame))
+    monkeypatch.setattr(pd.DataFrame, "_get_column_array", None)
+    assert describe(as_r(frame)) == fast

@@ -333,14 +333,12 @@ def _frame(df: pd.DataFrame) -> RValue:
 
 
 def _column_arrays(df: pd.DataFrame) -> list[Any]:
-    """The frame's columns by position, as arrays.
-
-    ``DataFrame._get_column_array`` is private (pandas 1.5 to 3.x); iterating ``df.items()`` instead
-    builds a Series per column, about 20 us each, most of a small frame's conversion.
-    """
+    """The frame's columns by position: arrays where pandas has ``DataFrame._get_column_array``
+    (private, pandas 1.5 to 3.x), else the Series of ``df.items()`` (about 20 us each to build, most
+    of a small frame's conversion)."""
     get = getattr(df, "_get_column_array", None)
     if get is None:
-        return [series.array for _, series in df.items()]
+        return [series for _, series in df.items()]
     return [get(i) for i in range(df.shape[1])]
 
 
