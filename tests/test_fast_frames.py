@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 
 import rvalues as rv
 from rvalues.format import datetime as datetime_format
-from rvalues.json import JsonOptions, classed, frames, strings, to_json
+from rvalues.json import JsonOptions, classed, frames, numbers, strings, to_json
 from rvalues.json.api import encode_with
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from tests.test_json_differential import option_set, wrapped_value
@@ -104,8 +104,8 @@ def test_every_row_path_gives_the_same_bytes(desc: dict[str, Any], options: dict
 def test_a_few_elements_in_plain_python_give_the_same_bytes(
     desc: dict[str, Any], options: dict[str, Any]
 ) -> None:
-    """Strings and date-times up to a few elements are written one by one in Python; the vectorized
-    paths give the same text, on the random R values of the differential test."""
+    """Numbers, strings and date-times up to a few elements are written one by one in Python; the
+    vectorized paths give the same text, on the random R values of the differential test."""
     few = _outcome(desc, options)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(frames, "SMALL_ROWS", 0)  # column-wise rows: the tokens carry the row keys
@@ -113,6 +113,7 @@ def test_a_few_elements_in_plain_python_give_the_same_bytes(
         patch.setattr(strings, "_FEW", -1)
         patch.setattr(classed, "_FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
+        patch.setattr(numbers, "SMALL", -1)
         assert _outcome(desc, options) == few
 
 
@@ -135,4 +136,5 @@ def test_a_few_date_times_with_na_and_infinities_in_every_layout(
         patch.setattr(strings, "_FEW", -1)
         patch.setattr(classed, "_FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
+        patch.setattr(numbers, "SMALL", -1)
         assert to_json(value, **options) == few

@@ -21,7 +21,7 @@ import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.elements import INT_MAX
-from rvalues.model.na import real_is_na
+from rvalues.model.na import is_na_float, real_is_na
 from rvalues.model.timezones import local_zone_name, utc_abbreviation, zone
 
 TWO_DIGITS = np.array([f"{i:02d}" for i in range(100)])
@@ -79,9 +79,9 @@ def ymd(days: np.ndarray) -> np.ndarray:
     )
 
 
-def _text_of_non_finite(value: float, is_na: bool) -> str | None:
+def _text_of_non_finite(value: float) -> str | None:
     """R's text of one value that is not finite: None for NA, else "NaN", "Inf" or "-Inf"."""
-    if is_na:
+    if is_na_float(value):
         return None
     return "NaN" if value != value else "Inf" if value > 0 else "-Inf"
 
@@ -92,8 +92,7 @@ def _non_finite(values: np.ndarray, out: np.ndarray) -> np.ndarray:
     if bad.any():
         sub = values[bad]
         if len(sub) <= _TINY:
-            missing = real_is_na(sub).tolist()
-            out[bad] = [_text_of_non_finite(v, na) for v, na in zip(sub.tolist(), missing, strict=True)]
+            out[bad] = [_text_of_non_finite(v) for v in sub.tolist()]
         else:
             text = np.where(np.isnan(sub), "NaN", np.where(sub > 0, "Inf", "-Inf")).astype(object)
             text[real_is_na(sub)] = None
@@ -297,12 +296,8 @@ def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarr
     if len(finite) == len(values):
         out[:] = text
         return out
-    na = real_is_na(seconds).tolist()
     texts = iter(text)
-    out[:] = [
-        next(texts) if math.isfinite(v) else _text_of_non_finite(v, is_na)
-        for v, is_na in zip(values, na, strict=True)
-    ]
+    out[:] = [next(texts) if math.isfinite(v) else _text_of_non_finite(v) for v in values]
     return out
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rvalues.model.elements import INT_MAX
-from rvalues.model.na import NA_INTEGER, real_is_na
+from rvalues.model.na import NA_INTEGER, is_na_float, real_is_na
 
 NA_MODES = ("string", "null", "NA")
 _SEP = "\x1f"
@@ -238,15 +238,16 @@ def _small(
 ) -> list[str | None]:
     """:func:`num_to_char` for a few values, in plain Python (the same rules, one value at a time)."""
     out: list[str | None] = []
-    na_bits = real_is_na(values).tolist()
-    for val, is_na in zip(values.tolist(), na_bits):
+    for val in values.tolist():
         if not math.isfinite(val):
             if na == "NA":
                 out.append(None)
             elif na == "null":
                 out.append("null")
+            elif is_na_float(val):
+                out.append('"NA"')
             else:
-                out.append('"NA"' if is_na else '"NaN"' if val != val else '"Inf"' if val > 0 else '"-Inf"')
+                out.append('"NaN"' if val != val else '"Inf"' if val > 0 else '"-Inf"')
             continue
         if precision is None:
             text = "%.15g" % val

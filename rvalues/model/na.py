@@ -7,6 +7,8 @@ the low word (``R_IsNA``), so a quieted NA (``0x7FF80000000007A2``) is still NA.
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 NA_INTEGER = np.int32(-(2**31))
@@ -38,6 +40,14 @@ def real_is_nan(values: np.ndarray) -> np.ndarray:
     return np.isnan(values) & ((bits & _LOW_WORD) != _NA_LOW_WORD)
 
 
+_DOUBLE = struct.Struct("<d")
+_LOW = struct.Struct("<I")
+
+
 def is_na_float(value: float) -> bool:
-    """Whether one Python float is R's NA."""
-    return bool(real_is_na(np.array([value], dtype=np.float64))[0])
+    """Whether one Python float is R's NA (a NaN whose low word is 1954), without numpy.
+
+    >>> is_na_float(float(NA_REAL)), is_na_float(float("nan")), is_na_float(1954.0)
+    (True, False, False)
+    """
+    return value != value and _LOW.unpack_from(_DOUBLE.pack(value))[0] == 1954
