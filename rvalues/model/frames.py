@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,12 @@ def row_count(row_names: Any) -> int:
     return len(row_names.data)
 
 
+@functools.lru_cache(maxsize=1024)
 def automatic_row_names(n: int) -> Any:
-    """R's automatic row names for n rows: ``c(NA_integer_, -n)`` (``integer(0)`` for none)."""
+    """R's automatic row names for n rows: ``c(NA_integer_, -n)`` (``integer(0)`` for none).
+
+    Values are immutable, so frames of the same length share one (small frames make many).
+    """
     if n == 0:
         return Integer._wrap(read_only(np.array([], dtype=np.int32)))
     return Integer._wrap(read_only(np.array([NA_INTEGER, -n], dtype=np.int32)))
