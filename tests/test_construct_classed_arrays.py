@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -32,7 +33,11 @@ def _with_dim(value: rv.RValue) -> rv.RValue:
 @pytest.fixture(scope="module")
 def from_r() -> dict[str, object]:
     answer = subprocess.run(
-        [RSCRIPT, "--vanilla", "-e", R_CASES], capture_output=True, text=True, check=True, env={"TZ": "UTC"}
+        [RSCRIPT, "--vanilla", "-e", R_CASES],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "TZ": "UTC"},  # R finds its libraries through the caller's environment
     )
     return json.loads(answer.stdout)  # type: ignore[no-any-return]
 
