@@ -11,6 +11,8 @@ import ast
 import sys
 from pathlib import Path
 
+from tests.import_graphs import cycles
+
 PACKAGE = Path(__file__).resolve().parent.parent / "mcplite"
 
 
@@ -59,30 +61,6 @@ def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every import cycle, each once, as the modules along it (empty when the graph has layers).
-
-    >>> cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}})
-    [['a', 'b', 'a']]
-    """
-    found: list[list[str]] = []
-    seen: set[frozenset[str]] = set()
-
-    def walk(node: str, path: list[str]) -> None:
-        for nxt in sorted(graph.get(node, ())):
-            if nxt == path[0]:
-                key = frozenset(path)
-                if key not in seen:
-                    seen.add(key)
-                    found.append([*path, nxt])
-            elif nxt not in path and nxt > path[0]:
-                walk(nxt, [*path, nxt])
-
-    for start in sorted(graph):
-        walk(start, [start])
-    return found
-
-
 def test_mcplite_modules_have_no_import_cycle_at_top_level() -> None:
     assert cycles(import_graph(top_level_only=True)) == []
 
@@ -103,11 +81,6 @@ def test_the_payload_and_protocol_modules_import_only_lower_layers_even_inside_f
         lower = {f"mcplite.{below}" for below in PAYLOAD_LAYERS[:i]}
         upward = graph[f"mcplite.{name}"] - lower
         assert not upward, f"mcplite.{name} imports {sorted(upward)}, which are not below it"
-
-
-def test_the_cycle_finder_finds_cycles() -> None:
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c", "a"]]
-    assert cycles({"a": {"b"}, "b": set()}) == []
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import numpy as np
 from rvalues.json.frames import _posixct
 from rvalues.model import Double, POSIXct
 from rvalues.model.build import build
+from tests.import_graphs import cycles
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "rvalues"
@@ -109,26 +110,6 @@ def subpackage_graph(skip: set[tuple[str, str]] = LATE_UPWARD) -> dict[str, set[
         if source != dest and source != "rvalues":
             graph[source].add(dest)
     return graph
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every cycle, each once, as the nodes along it.
-
-    >>> cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}})
-    [['a', 'b', 'a']]
-    """
-    found: list[list[str]] = []
-
-    def walk(node: str, path: list[str]) -> None:
-        for nxt in sorted(graph.get(node, ())):
-            if nxt == path[0]:
-                found.append([*path, nxt])
-            elif nxt not in path and nxt > path[0]:
-                walk(nxt, [*path, nxt])
-
-    for start in sorted(graph):
-        walk(start, [start])
-    return found
 
 
 def function_level_imports() -> list[tuple[str, str]]:
