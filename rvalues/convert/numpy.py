@@ -34,7 +34,7 @@ from rvalues.convert.back import remember
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.build import build
+from rvalues.model.build import build, labels
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.na import NA_INTEGER, NA_REAL
@@ -43,6 +43,8 @@ from rvalues.model.strings import check_unicode_array, shorten
 from rvalues.model.vectors import Character
 
 _EXACT = 2**53
+FEW = 64
+"""Arrays up to this long are read in plain Python where numpy's per-call cost would dominate."""
 _DATE_UNITS = ("Y", "M", "W", "D")
 _DATE_CLASS = Character(["Date"])
 _POSIXCT_CLASS = Character(["POSIXct", "POSIXt"])
@@ -155,10 +157,13 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
             out[mask] = NA_INTEGER
         return build("integer", out)
     present = flat[~mask] if masked and mask is not None else flat
-    if present.size:
-        lo, hi = int(present.min()), int(present.max())
-    else:
+    if not present.size:
         lo = hi = 0
+    elif present.size <= FEW:
+        values = present.tolist()
+        lo, hi = min(values), max(values)
+    else:
+        lo, hi = int(present.min()), int(present.max())
     if -INT_MAX <= lo and hi <= INT_MAX:
         if flat.dtype == np.int32 and not masked:
             return build("integer", owned(flat))
@@ -331,7 +336,7 @@ def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
 def make_frame(names: Sequence[str | None], columns: Sequence[RValue], row_names: RValue) -> RValue:
     """A data frame from already converted, equally long columns (no checks, no copies)."""
     try:
-        name_vector = build("character", np.array(names, dtype=object).reshape(-1))
+        name_vector = labels(names)
     except RValueError as err:
         raise RValueError(f"column names: {err}") from None
     return build(

@@ -37,17 +37,16 @@ joined with "." (``("a", "b")`` -> ``"a.b"``, empty levels dropped), as R names 
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from rvalues.convert.back import remember
-from rvalues.convert.numpy import convert_flat, datetimes, make_frame
+from rvalues.convert.numpy import FEW, convert_flat, datetimes, make_frame
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
-from rvalues.model.build import build
+from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names
@@ -235,19 +234,39 @@ def _arrow(values: Any, where: str) -> RValue:
 
 def _categorical(values: Any, where: str) -> RValue:
     cat = values.array if isinstance(values, (pd.Series, pd.Index)) else values
-    codes = np.asarray(cat.codes)
-    out = codes.astype(np.int32) + 1
-    out[codes < 0] = NA_INTEGER
-    levels = _as_character(cat.categories, f"{where} categories")
-    labels = levels.data.tolist()
-    if len(set(labels)) != len(labels):
-        seen = pd.Index(labels)
+    out = _factor_codes(np.asarray(cat.codes))
+    levels = _levels(cat.categories, f"{where} categories")
+    texts = levels.data.tolist()
+    if len(set(texts)) != len(texts):
+        seen = pd.Index(texts)
         raise RValueError(
             f"{where}: categories {shorten(list(cat.categories))} give duplicated factor levels "
             f"{shorten(seen[seen.duplicated()].tolist())} as R strings; rename the categories first"
         )
     cls = _ORDERED if cat.ordered else _FACTOR
     return build("integer", out, {"levels": levels, "class": cls})
+
+
+def _factor_codes(codes: np.ndarray) -> np.ndarray:
+    """pandas' category codes (-1 for missing) as R's factor codes (from 1, NA for missing)."""
+    if len(codes) <= FEW:
+        return np.array([c + 1 if c >= 0 else NA_INTEGER for c in codes.tolist()], dtype=np.int32)
+    out = codes.astype(np.int32) + 1
+    out[codes < 0] = NA_INTEGER
+    return out
+
+
+def _levels(categories: pd.Index, where: str) -> Character:
+    """The levels of categories: a few strings are shared (see :func:`rvalues.model.build.labels`)."""
+    if len(categories) <= SHARED_LABELS:
+        arrow = _arrow_strings(categories)
+        texts = arrow.to_pylist() if arrow is not None else categories.tolist()
+        if all(type(text) is str for text in texts):
+            try:
+                return labels(texts)
+            except RValueError as err:
+                raise RValueError(f"{where}: {err}") from None
+    return _as_character(categories, where)
 
 
 def _as_character(index: pd.Index, where: str) -> Character:
@@ -277,13 +296,7 @@ def _aware(values: Any, where: str) -> RValue:
     dtype = values.dtype
     array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     naive = np.asarray(array.asi8).view(f"datetime64[{array.unit}]")  # the UTC instants; NaT stays NaT
-    return datetimes(naive, None, where, _tzone(tzone_name(dtype.tz, where)))
-
-
-@functools.lru_cache(maxsize=64)
-def _tzone(name: str) -> Character:
-    """The ``tzone`` attribute for a zone name (values are immutable, so one serves every column)."""
-    return Character([name])
+    return datetimes(naive, None, where, labels([tzone_name(dtype.tz, where)]))
 
 
 # -- Series and DataFrame -----------------------------------------------------------------------

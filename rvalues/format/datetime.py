@@ -13,8 +13,9 @@ every element is at midnight, and truncates seconds. As in R 4.2.2, years are no
 
 from __future__ import annotations
 
+import functools
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -271,27 +272,26 @@ def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarr
     whole = [math.floor(v) for v in finite]
     if min(whole) < _FAST_LOW - 86400 or max(whole) > _FAST_HIGH + 86400:
         return None
-    offsets = utc_offsets(np.array(whole, dtype=np.int64), tzone).tolist()
-    local = [w + off for w, off in zip(whole, offsets, strict=True)]
-    if min(local) < _FAST_LOW or max(local) > _FAST_HIGH:
-        return None
-    clocks = [_EPOCH + timedelta(seconds=t) for t in local]
-    if (
-        style == "string"
-        and all(v == w for v, w in zip(finite, whole, strict=True))
-        and all(t % 86400 == 0 for t in local)
-    ):
-        text = [f"{c.year}-{c.month:02d}-{c.day:02d}" for c in clocks]
+    if getattr(_display_zone(tzone), "key", None) == "UTC":
+        local = whole
     else:
-        # R's seconds field is tm_sec + (x - floor(x)) in doubles, shown truncated (see _clock_pieces)
-        shown = [math.floor(c.second + (v - w)) for c, v, w in zip(clocks, finite, whole, strict=True)]
-        if max(shown) >= 60:
+        offsets = utc_offsets(np.array(whole, dtype=np.int64), tzone).tolist()
+        local = [w + off for w, off in zip(whole, offsets, strict=True)]
+        if min(local) < _FAST_LOW or max(local) > _FAST_HIGH:
+            return None
+    days = [divmod(t, 86400) for t in local]  # (day, second of the day)
+    exact = finite == whole  # no fractions of a second
+    if style == "string" and exact and not any([second for _, second in days]):
+        text = [_day_text(day) for day, _ in days]
+    else:
+        # R's seconds field is tm_sec + (x - floor(x)) in doubles, shown truncated (see _clock_pieces):
+        # the clock's own second, unless the fraction rounds the sum up to the next whole second
+        if not exact and any(
+            math.floor(sod % 60 + (v - w)) != sod % 60 for (_, sod), v, w in zip(days, finite, whole)
+        ):
             return None
         sep = "T" if style == "ISO8601" else " "
-        text = [
-            f"{c.year}-{c.month:02d}-{c.day:02d}{sep}{c.hour:02d}:{c.minute:02d}:{sec:02d}"
-            for c, sec in zip(clocks, shown, strict=True)
-        ]
+        text = [f"{_day_text(day)}{sep}{_clock_text(sod)}" for day, sod in days]
     out = np.empty(len(values), dtype=object)
     if len(finite) == len(values):
         out[:] = text
@@ -299,6 +299,23 @@ def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarr
     texts = iter(text)
     out[:] = [next(texts) if math.isfinite(v) else _text_of_non_finite(v) for v in values]
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_text(day: int) -> str:
+    """``YYYY-MM-DD`` of a day count from 1970-01-01 (years 1 to 9999)."""
+    return date.fromordinal(day + _ORDINAL_1970).isoformat()
+
+
+@functools.lru_cache(maxsize=4096)
+def _clock_text(second_of_day: int) -> str:
+    """``HH:MM:SS`` of a second of the day."""
+    minute, second = divmod(second_of_day, 60)
+    return f"{_TWO[minute // 60]}:{_TWO[minute % 60]}:{_TWO[second]}"
+
+
+_ORDINAL_1970 = date(1970, 1, 1).toordinal()
+_TWO = TWO_DIGITS.tolist()
 
 
 _CODED_FROM = 256

@@ -8,15 +8,18 @@ never disagree, and it locks the arrays it stores.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.classed import DataFrame, Date, Factor, POSIXct
 from rvalues.model.classes import explicit_class
 from rvalues.model.lists import NULL, List
-from rvalues.model.vectors import ATOMIC_TYPES
+from rvalues.model.vectors import ATOMIC_TYPES, Character
 
 _UNCLASSED: dict[str, type[RValue]] = {**ATOMIC_TYPES, "list": List}
 
@@ -65,3 +68,26 @@ def python_class(r_type: str, attributes: Mapping[str, RValue]) -> type[RValue]:
         if r_type == "double" and "POSIXct" in classes:
             return POSIXct
     return _UNCLASSED[r_type]
+
+
+SHARED_LABELS = 64
+"""Character vectors of up to this many labels are made once per distinct labels (:func:`labels`)."""
+
+
+def labels(strings: Sequence[str | None]) -> Character:
+    """The character vector of a few labels (column names, levels, a zone), checked as R strings.
+
+    Values are immutable, so equal labels share one vector: a tool that returns frames of the same
+    columns call after call makes their names once.
+
+    >>> labels(["id", "x"]) is labels(("id", "x"))
+    True
+    """
+    if len(strings) > SHARED_LABELS or not all(type(s) is str or s is None for s in strings):
+        return build("character", np.array(strings, dtype=object).reshape(-1))  # type: ignore[no-any-return]
+    return _shared_labels(tuple(strings))
+
+
+@functools.lru_cache(maxsize=512)
+def _shared_labels(strings: tuple[str | None, ...]) -> Character:
+    return build("character", np.array(strings, dtype=object).reshape(-1))  # type: ignore[no-any-return]

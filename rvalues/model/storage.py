@@ -2,7 +2,8 @@
 
 numpy lets anyone switch ``writeable`` back on for an array that owns its memory, or whose chain
 of bases ends in a writable buffer. A locked array ends its chain in a read-only buffer instead
-(a read-only ``memoryview`` for numbers, :class:`_Lock` for strings), so numpy refuses:
+(``bytes`` for small numeric arrays, a read-only ``memoryview`` for larger ones, :class:`_Lock` for
+strings), so numpy refuses:
 
 >>> import numpy as np
 >>> locked = freeze(np.arange(3.0))
@@ -25,6 +26,10 @@ import numpy as np
 from rvalues.model.strings import check_strings
 
 _BUFFER_KINDS = frozenset("biufc")
+
+_COPY_BELOW = 4096
+"""Numeric arrays of fewer bytes are locked as a copy in ``bytes``: one call, about 3x cheaper
+than locking the array in place. Larger ones are locked in place, without a copy."""
 
 
 class _Lock:
@@ -50,7 +55,7 @@ def is_locked(array: np.ndarray) -> bool:
     base = array.base
     while isinstance(base, np.ndarray):
         base = base.base
-    if type(base) is _Lock:
+    if type(base) is _Lock or type(base) is bytes:
         return True
     if type(base) is memoryview and base.readonly:
         owner = base.obj
@@ -59,7 +64,8 @@ def is_locked(array: np.ndarray) -> bool:
 
 
 def freeze(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
-    """Lock an array rvalues has just made, without a copy (a view of other memory is copied).
+    """Lock an array rvalues has just made, in place (small numeric arrays and views of other
+    memory are copied).
 
     ``checked``: the caller has already checked these strings with a faster, vectorized test.
 
@@ -68,6 +74,8 @@ def freeze(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     """
     if is_locked(array):
         return array
+    if _is_small_numeric(array):
+        return np.frombuffer(array.tobytes(), array.dtype)
     if not array.flags.owndata or not array.flags.c_contiguous:
         array = array.copy()
     if array.dtype.kind == "O":
@@ -90,7 +98,13 @@ def owned(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     """
     if is_locked(array):
         return array
+    if _is_small_numeric(array):
+        return np.frombuffer(array.tobytes(), array.dtype)
     return freeze(np.array(array, copy=True, order="C"), checked=checked)
+
+
+def _is_small_numeric(array: np.ndarray) -> bool:
+    return array.ndim == 1 and array.nbytes < _COPY_BELOW and array.dtype.kind in _BUFFER_KINDS
 
 
 def lock_data(data: Any) -> Any:
