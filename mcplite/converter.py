@@ -172,7 +172,9 @@ def strip_json_class(x: RValue) -> RValue:
         rest = [c for c in classes if c != "json"]
         return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
     if isinstance(x, List) and len(x):
-        if not any(isinstance(e, (Character, List)) for e in x.data):
+        if not any(
+            isinstance(e, List) or (isinstance(e, Character) and "class" in e.attributes) for e in x.data
+        ):
             return x
         elements = [strip_json_class(e) for e in x.data]
         if all(new is old for new, old in zip(elements, x.data, strict=True)):
@@ -181,15 +183,16 @@ def strip_json_class(x: RValue) -> RValue:
     return x
 
 
-def encode_json(x: RValue, where: str = "value") -> str:
-    """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte).
+def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = None) -> str:
+    """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte);
+    ``options``: those options, where the caller has read them already.
 
     >>> from rvalues import c, NA
     >>> encode_json(c(1.5, NA))
     '[1.5,"NA"]'
     """
     try:
-        return encode_with(strip_json_class(x), options_in_force())
+        return encode_with(strip_json_class(x), options or options_in_force())
     except RValueError as err:
         raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
 

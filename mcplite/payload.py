@@ -127,14 +127,15 @@ def encode_value_json(value: Any, where: str = "value") -> str:
 def encode_structured(value: Any) -> Payload | None:
     """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
     where = "structured_content"
-    if can_encode_plain(value, options_in_force()):
+    options = options_in_force()
+    if can_encode_plain(value, options):
         return read_back(encode_value_json(value, where), where)
     x = to_r(value, where)
     if x is NULL:
         return None
     if is_bare_empty_list(x):
         return Payload({}, "{}")
-    return encode(x, "structured_content")
+    return read_back(encode_json(x, where, options), where)
 
 
 def ordinary_text(value: Any) -> str:

@@ -280,13 +280,27 @@ def _ticks_per_second(unit: str, count: int) -> tuple[float, int]:
     return 0.0, int(1 / step)
 
 
-def _seconds(ints: np.ndarray, unit: str, count: int) -> np.ndarray:
-    """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits."""
+def _seconds(ints: np.ndarray, unit: str, count: int, missing: np.ndarray) -> np.ndarray:
+    """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits; NA
+    where ``missing``."""
     step, per_second = _ticks_per_second(unit, count)
+    if len(ints) <= FEW:  # the same arithmetic in plain Python floats (IEEE doubles as numpy's)
+        if not per_second:
+            values = [float(i) * step for i in ints.tolist()]
+        else:
+            values = [
+                float(w) + float(r) / per_second for w, r in (divmod(i, per_second) for i in ints.tolist())
+            ]
+        return np.array(
+            [NA_REAL if m else v for v, m in zip(values, missing.tolist(), strict=True)], dtype=np.float64
+        )
     if not per_second:
-        return ints.astype(np.float64) * step
-    whole, rest = np.divmod(ints, per_second)
-    return whole.astype(np.float64) + rest.astype(np.float64) / per_second
+        secs = ints.astype(np.float64) * step
+    else:
+        whole, rest = np.divmod(ints, per_second)
+        secs = whole.astype(np.float64) + rest.astype(np.float64) / per_second
+    secs[missing] = NA_REAL
+    return secs
 
 
 def _all_nat(flat: np.ndarray, where: str, what: str) -> np.ndarray:
@@ -309,8 +323,14 @@ def datetimes(flat: np.ndarray, mask: np.ndarray | None, where: str, tzone: RVal
         days = flat.astype("datetime64[D]").view(np.int64).astype(np.float64)
         days[missing] = NA_REAL
         return build("double", days, {"class": _DATE_CLASS})
-    secs = _seconds(flat.view(np.int64), unit, count)
-    secs[missing] = NA_REAL
+    return posixct_from_ticks(flat.view(np.int64), missing, unit, count, tzone)
+
+
+def posixct_from_ticks(
+    ticks: np.ndarray, missing: np.ndarray, unit: str, count: int, tzone: RValue
+) -> RValue:
+    """int64 counts of ``count`` ``unit`` since the epoch as POSIXct in ``tzone`` (NA where ``missing``)."""
+    secs = _seconds(ticks, unit, count, missing)
     return build("double", secs, {"class": _POSIXCT_CLASS, "tzone": tzone})
 
 
@@ -328,8 +348,7 @@ def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     missing = np.isnat(flat)
     if _any(mask):
         missing |= mask
-    secs = _seconds(flat.view(np.int64), unit, count)
-    secs[missing] = NA_REAL
+    secs = _seconds(flat.view(np.int64), unit, count, missing)
     return build("double", secs, {"class": _DIFFTIME_CLASS, "units": _SECS})
 
 

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from rvalues.convert.back import remember
-from rvalues.convert.numpy import FEW, convert_flat, datetimes, make_frame
+from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.build import SHARED_LABELS, build, labels
@@ -295,8 +295,12 @@ def _as_character(index: pd.Index, where: str) -> Character:
 def _aware(values: Any, where: str) -> RValue:
     dtype = values.dtype
     array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
-    naive = np.asarray(array.asi8).view(f"datetime64[{array.unit}]")  # the UTC instants; NaT stays NaT
-    return datetimes(naive, None, where, labels([tzone_name(dtype.tz, where)]))
+    ticks = np.asarray(array.asi8)  # the UTC instants; NaT is int64's minimum
+    tzone = labels([tzone_name(dtype.tz, where)])
+    return posixct_from_ticks(ticks, ticks == _NAT, array.unit, 1, tzone)
+
+
+_NAT = np.iinfo(np.int64).min
 
 
 # -- Series and DataFrame -----------------------------------------------------------------------

@@ -109,13 +109,22 @@ def encode_character(x: RValue, ctx: Ctx) -> Any:
     return finish(escape_array(x.data, character_na_token(ctx)), ctx)
 
 
-def encode_coded_strings(codes: np.ndarray, labels: np.ndarray, ctx: Ctx) -> Any:
-    """The character method for ``labels[codes]`` (code -1: NA), escaping each label once."""
+def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx: Ctx) -> Any:
+    """The character method for ``labels[codes]`` (code -1: NA), escaping each label once.
+
+    ``codes`` is an array, or for a few a list (indexed in plain Python)."""
+    na = character_na_token(ctx)
     table = np.empty(len(labels) + 1, dtype=object)
-    table[:-1] = escape_array(labels, character_na_token(ctx))
-    table[-1] = character_na_token(ctx)
+    table[:-1] = escape_array(labels, na)
+    table[-1] = na
     # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
-    return finish(prefix_tokens(table, ctx.prefix)[codes], ctx, prefixed=True)
+    table = prefix_tokens(table, ctx.prefix)
+    if isinstance(codes, list):
+        entries = table.tolist()
+        tokens = np.empty(len(codes), dtype=object)
+        tokens[:] = [entries[code] for code in codes]
+        return finish(tokens, ctx, prefixed=True)
+    return finish(table[codes], ctx, prefixed=True)
 
 
 def character_from(values: np.ndarray, names: Any = None) -> RValue:

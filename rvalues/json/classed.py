@@ -35,15 +35,21 @@ def _double(values: np.ndarray, names: Any = None) -> Any:
     return build("double", values, None if names is None else {"names": names})
 
 
+_NO_LEVELS = np.array([], dtype=object)
+_FEW_CODES = 64  # fewer codes are read in plain Python: numpy's per-call cost would dominate
+
+
 def encode_factor(x: Any, ctx: Ctx) -> Any:
     """The labels as strings, or with factor="integer" the codes."""
     if ctx.factor == "integer":
         return dispatch.encode(x, ctx.but(keep_vec_names=False), implicit_class(x))
     levels = x.attributes.get("levels")
-    table = np.array([] if levels is None else levels.data.tolist(), dtype=object)
+    table = _NO_LEVELS if levels is None else levels.data
+    names = x.attributes.get("names") if ctx.keep_vec_names else None
+    if (names is None or not len(names.data)) and len(x.data) <= _FEW_CODES:
+        return encode_coded_strings([-1 if c == NA_INTEGER else c - 1 for c in x.data.tolist()], table, ctx)
     codes = np.asarray(x.data, dtype=np.int64)
     codes = np.where(codes == NA_INTEGER, -1, codes - 1)
-    names = x.attributes.get("names") if ctx.keep_vec_names else None
     if names is None or not len(names.data):
         return encode_coded_strings(codes, table, ctx)
     labels = np.append(table, [None])[codes]

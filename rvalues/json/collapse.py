@@ -169,10 +169,13 @@ def small_object_rows(
     else:
         pad = "\n" + " " * (indent + 2)
         first, nxt, colon, close = pad, "," + pad, ": ", "\n" + " " * indent + "}"
+    leads = [k + colon for k in keys]
     texts = []
-    for i in range(nrow):
-        fields = [k + colon + col[i] for k, col in zip(keys, columns) if col[i] is not None]  # type: ignore[operator]
+    for row in zip(*columns):
+        fields = [lead + cell for lead, cell in zip(leads, row) if cell is not None]
         texts.append("{" + first + nxt.join(fields) + close if fields else "{}")
+    if not columns:
+        texts = ["{}"] * nrow
     return RowTexts(texts)
 
 
