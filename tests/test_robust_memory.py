@@ -14,6 +14,8 @@ from hypothesis.extra import numpy as hnp
 from strategies import values
 
 import rvalues as rv
+from rvalues.model.build import build, labels
+from rvalues.model.storage import is_locked
 
 
 def assert_locked(value: Any) -> None:
@@ -133,3 +135,28 @@ def test_locked_data_handed_back_is_not_copied_again() -> None:
     value = rv.Double([1.5, 2.5])
     again = rv.from_numpy(value.data)
     assert np.shares_memory(again.data, value.data)
+
+
+@pytest.mark.parametrize("n", [3, 1000, 100_000])
+@pytest.mark.parametrize("dtype", ["int32", "float64", "complex128", "object"])
+def test_small_and_large_storage_is_locked_alike(n: int, dtype: str) -> None:
+    """Small arrays are locked as a copy (numbers in bytes), large ones in place: both refuse."""
+    r_type = {"int32": "integer", "float64": "double", "complex128": "complex", "object": "character"}[dtype]
+    data = (
+        np.arange(n).astype(dtype)
+        if dtype != "object"
+        else np.array([str(i) for i in range(n)], dtype=object)
+    )
+    value = build(r_type, data)
+    assert is_locked(value.data)
+    assert_locked(value)
+    assert value.data.tolist() == data.tolist()
+
+
+def test_equal_labels_share_one_vector_and_are_checked() -> None:
+    assert labels(["id", "x"]) is labels(("id", "x"))
+    assert labels(["id", None]).data.tolist() == ["id", None]
+    with pytest.raises(rv.RValueError, match="nul"):
+        labels(["a\x00b"])
+    with pytest.raises(rv.RValueError, match="column names"):
+        rv.as_r(pd.DataFrame({"a\x00b": [1]}))

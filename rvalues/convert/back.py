@@ -54,29 +54,40 @@ from rvalues.model.timezones import local_zone_name, tzone_of, zone
 if TYPE_CHECKING:
     from rvalues.model.vectors import Vector
 
-_ORIGINS: dict[int, tuple[weakref.ref[Any], dict[str, Any]]] = {}
+
+class _Origin(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference to a converted value that carries where the value came from."""
+
+    __slots__ = ("key", "origin")
+    key: int
+    origin: dict[str, Any]
+
+
+def _forget(ref: _Origin) -> None:
+    if _ORIGINS.get(ref.key) is ref:
+        del _ORIGINS[ref.key]
+
+
+_ORIGINS: dict[int, _Origin] = {}
 
 
 def remember(value: RValue, **origin: Any) -> RValue:
     """Record where ``value`` came from (a dtype, an index ...) for the way back; returns ``value``."""
-    key = id(value)
-
-    def forget(_: Any, key: int = key) -> None:
-        _ORIGINS.pop(key, None)
-
     try:
-        _ORIGINS[key] = (weakref.ref(value, forget), origin)
+        ref = _Origin(value, _forget)
     except TypeError:  # a value without weak references (NULL): nothing to remember
-        pass
+        return value
+    ref.key, ref.origin = id(value), origin
+    _ORIGINS[ref.key] = ref
     return value
 
 
 def origin_of(value: RValue) -> dict[str, Any]:
     """What :func:`remember` recorded for this very object (an empty dict for values born in R)."""
-    entry = _ORIGINS.get(id(value))
-    if entry is None or entry[0]() is not value:
+    ref = _ORIGINS.get(id(value))
+    if ref is None or ref() is not value:
         return {}
-    return entry[1]
+    return ref.origin
 
 
 _UNIT_SECONDS = {"secs": 1.0, "mins": 60.0, "hours": 3600.0, "days": 86400.0, "weeks": 604800.0}

@@ -325,6 +325,8 @@ def _series(series: pd.Series, where: str) -> RValue:
 
 
 def _label(label: Any) -> str | None:
+    if type(label) is str:
+        return label
     if isinstance(label, tuple):
         parts = [str(p) for p in label if p is not None and str(p) != ""]
         return ".".join(parts)

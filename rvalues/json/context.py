@@ -67,9 +67,17 @@ class Ctx(NamedTuple):
 
     @classmethod
     def top(cls, options: JsonOptions) -> Ctx:
-        """The arguments ``toJSON`` hands to the first ``asJSON`` call."""
+        """The arguments ``toJSON`` hands to the first ``asJSON`` call (made once per options object:
+        both are immutable, and a server encodes every result under the same few)."""
+        known = _TOPS.get(id(options))
+        if known is not None and known[0] is options:
+            return known[1]
         indent = 0 if options.pretty is True else None
-        return cls._make((*_shared(options), options.precision, options.use_signif, indent, *_DEFAULTS))
+        ctx = cls._make((*_shared(options), options.precision, options.use_signif, indent, *_DEFAULTS))
+        if len(_TOPS) >= 64:
+            _TOPS.clear()
+        _TOPS[id(options)] = (options, ctx)
+        return ctx
 
     def as_options(self) -> JsonOptions:
         """The ``toJSON`` options as an ``asJSON`` method sees them here (what a user's encoder gets).
@@ -110,6 +118,7 @@ _shared: Callable[[object], tuple[Any, ...]] = operator.attrgetter(*SHARED)
 _DEFAULTS = tuple(Ctx._field_defaults.values())  # oldna, collapse, is_df, prefix
 
 _OPTIONS: dict[tuple[Any, ...], JsonOptions] = {}
+_TOPS: dict[int, tuple[JsonOptions, Ctx]] = {}  # id(options) -> (options, its top Ctx); holds options alive
 _FIELD_INDEX = {name: i for i, name in enumerate(Ctx._fields)}
 _new_ctx = tuple.__new__
 

@@ -38,13 +38,10 @@ class _Lock:
     __slots__ = ("__array_interface__", "_owner")
 
     def __init__(self, owner: np.ndarray) -> None:
-        self.__array_interface__ = {
-            "shape": owner.shape,
-            "typestr": owner.dtype.str,
-            "data": (owner.__array_interface__["data"][0], True),
-            "strides": owner.strides,
-            "version": 3,
-        }
+        interface = owner.__array_interface__  # numpy's own, read-only when the owner is
+        if not interface["data"][1]:
+            interface["data"] = (interface["data"][0], True)
+        self.__array_interface__ = interface
         self._owner = owner
 
 

@@ -1,0 +1,101 @@
+"""Few-element conversion paths (plain Python) give the same R values as the numpy paths."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rvalues as rv
+from rvalues.convert import numpy as numpy_convert
+from rvalues.convert import pandas as pandas_convert
+from rvalues.json import classed
+from rvalues.model.elements import INT_MAX
+
+_UNITS = ["s", "ms", "us", "ns"]
+_BOUNDS = [0, 1, -1, INT_MAX, -INT_MAX, INT_MAX + 1, -INT_MAX - 1, 2**53 + 1, -(2**62)]
+
+
+def _bits(value: Any) -> Any:
+    """What must agree: the R type, the exact bits of the data, and the attributes."""
+    if value.r_type == "list":
+        return ("list", [_bits(e) for e in value.data], _attributes(value))
+    data = value.data.tolist() if value.r_type == "character" else value.data.tobytes()
+    return (type(value).__name__, value.r_type, data, _attributes(value))
+
+
+def _attributes(value: Any) -> dict[str, Any]:
+    return {k: _bits(v) for k, v in value.attributes.items()}
+
+
+def _convert(obj: Any) -> Any:
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            return _bits(rv.as_r(obj)), [str(w.message) for w in caught]
+    except rv.RValueError as err:
+        return f"error: {err}"
+
+
+def _same_both_ways(obj: Any) -> None:
+    few = _convert(obj)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(numpy_convert, "FEW", -1)
+        patch.setattr(pandas_convert, "FEW", -1)
+        assert _convert(obj) == few
+
+
+@st.composite
+def _frames(draw: st.DrawFn) -> pd.DataFrame:
+    n = draw(st.integers(0, 6))
+    unit = draw(st.sampled_from(_UNITS))
+    ticks = draw(st.lists(st.integers(-(2**62), 2**62), min_size=n, max_size=n))
+    missing = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    stamps = np.array(ticks, dtype=np.int64).view(f"datetime64[{unit}]")
+    stamps[np.array(missing, dtype=bool)] = np.datetime64("NaT")
+    ints = draw(st.lists(st.sampled_from(_BOUNDS) | st.integers(-(2**40), 2**40), min_size=n, max_size=n))
+    codes = draw(st.lists(st.integers(-1, 2), min_size=n, max_size=n))
+    zone = draw(st.sampled_from(["UTC", "Europe/Paris", "America/New_York"]))
+    columns: dict[str, Any] = {
+        "t": stamps,
+        "d": (stamps - stamps[0]) if n else stamps.astype(f"timedelta64[{unit}]"),
+        "i": np.array(ints, dtype=np.int64),
+        "i32": np.clip(np.array(ints, dtype=np.int64), -(2**31), 2**31 - 1).astype(np.int32),
+        "f": pd.Categorical.from_codes(codes, ["lo", "mid", "hi"], ordered=draw(st.booleans())),
+    }
+    if unit == "ns":
+        columns["z"] = pd.DatetimeIndex(stamps).tz_localize("UTC").tz_convert(zone)
+    return pd.DataFrame(columns)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(frame=_frames())
+def test_a_few_rows_convert_as_the_numpy_path_does(frame: pd.DataFrame) -> None:
+    """Integers' range, date-time and duration seconds, zoned instants and factor codes, with NaT,
+    NA codes, int64's extremes and every unit: the same bits, the same warnings, the same errors."""
+    _same_both_ways(frame)
+    for name in frame.columns:
+        _same_both_ways(frame[name].to_numpy())
+
+
+@pytest.mark.parametrize("unit", _UNITS)
+def test_sub_second_digits_are_kept_the_same_way(unit: str) -> None:
+    ticks = np.array([1, -1, 999_999_999, -999_999_999, 1_577_872_800_123_456_789 // 10**9], dtype=np.int64)
+    _same_both_ways(ticks.view(f"datetime64[{unit}]"))
+    _same_both_ways(ticks.view(f"timedelta64[{unit}]"))
+
+
+def test_factor_tokens_of_a_few_codes_are_the_array_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    codes = [1, rv.NA_integer_.data[0], 2, 0, 3]
+    factor = rv.Integer._wrap(
+        np.array(codes, dtype=np.int32),
+        {"levels": rv.Character(["a", None, "</c>"]), "class": rv.Character(["factor"])},
+    )
+    few = [rv.to_json(factor), rv.to_json(factor, na="string"), rv.to_json(rv.data_frame(f=factor))]
+    monkeypatch.setattr(classed, "_FEW_CODES", -1)
+    assert [rv.to_json(factor), rv.to_json(factor, na="string"), rv.to_json(rv.data_frame(f=factor))] == few
