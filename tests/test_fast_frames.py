@@ -140,3 +140,28 @@ def test_a_few_date_times_with_na_and_infinities_in_every_layout(
         patch.setattr(numbers, "SMALL", -1)
         patch.setattr(classed, "_FEW_CODES", -1)
         assert to_json(value, **options) == few
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "America/New_York"])
+@pytest.mark.parametrize("style", ["string", "ISO8601"])
+def test_a_few_date_times_at_the_edges_of_years_1000_to_9999(zone: str, style: str) -> None:
+    """Around the years the plain-Python path writes (a day either side, in every zone's local
+    time), it gives what the vectorized path gives, or leaves the value to it."""
+    low, high = datetime_format._FAST_LOW, datetime_format._FAST_HIGH
+    edges = [
+        low - 86400.0,
+        low - 3601.5,
+        low - 1.0,
+        low,
+        low + 0.25,
+        high,
+        high + 1.0,
+        high + 3600.0,
+        high + 86400.0,
+    ]
+    for value in edges:
+        seconds = np.array([value, NA_REAL])
+        few = datetime_format.format_posixct(seconds, zone, style).tolist()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(datetime_format, "_TINY", -1)
+            assert datetime_format.format_posixct(seconds, zone, style).tolist() == few, value

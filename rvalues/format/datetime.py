@@ -277,8 +277,8 @@ def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarr
     else:
         offsets = utc_offsets(np.array(whole, dtype=np.int64), tzone).tolist()
         local = [w + off for w, off in zip(whole, offsets, strict=True)]
-        if min(local) < _FAST_LOW or max(local) > _FAST_HIGH:
-            return None
+    if min(local) < _FAST_LOW or max(local) > _FAST_HIGH:
+        return None
     days = [divmod(t, 86400) for t in local]  # (day, second of the day)
     exact = finite == whole  # no fractions of a second
     if style == "string" and exact and not any([second for _, second in days]):
