@@ -57,7 +57,7 @@ def _frames(draw: st.DrawFn) -> pd.DataFrame:
     ticks = draw(st.lists(st.integers(-(2**62), 2**62), min_size=n, max_size=n))
     missing = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     stamps = np.array(ticks, dtype=np.int64).view(f"datetime64[{unit}]")
-    stamps[np.array(missing, dtype=bool)] = np.datetime64("NaT")
+    stamps[np.array(missing, dtype=bool)] = np.datetime64("NaT", unit)
     ints = draw(st.lists(st.sampled_from(_BOUNDS) | st.integers(-(2**40), 2**40), min_size=n, max_size=n))
     codes = draw(st.lists(st.integers(-1, 2), min_size=n, max_size=n))
     zone = draw(st.sampled_from(["UTC", "Europe/Paris", "America/New_York"]))
