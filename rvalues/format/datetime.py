@@ -36,7 +36,6 @@ _FAST_LOW, _FAST_HIGH = -30610224000, 253402300799  # years 1000 to 9999: numpy'
 _DAY_MIN, _DAY_MAX = -784352321506, 784352270736
 _TINY = 16
 """Up to this many elements are formatted in Python, one by one: numpy's per-call cost dominates there."""
-_EPOCH = datetime(1970, 1, 1)
 
 
 def civil_from_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

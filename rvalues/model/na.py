@@ -42,6 +42,7 @@ def real_is_nan(values: np.ndarray) -> np.ndarray:
 
 _DOUBLE = struct.Struct("<d")
 _LOW = struct.Struct("<I")  # the low word of a little-endian double
+_NA_LOW = int(_NA_LOW_WORD)
 
 
 def is_na_float(value: float) -> bool:
@@ -50,4 +51,4 @@ def is_na_float(value: float) -> bool:
     >>> is_na_float(float(NA_REAL)), is_na_float(float("nan")), is_na_float(1954.0)
     (True, False, False)
     """
-    return value != value and _LOW.unpack_from(_DOUBLE.pack(value))[0] == int(_NA_LOW_WORD)
+    return value != value and _LOW.unpack_from(_DOUBLE.pack(value))[0] == _NA_LOW

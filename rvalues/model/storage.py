@@ -93,10 +93,8 @@ def owned(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     >>> np.shares_memory(owned(user), user)
     False
     """
-    if is_locked(array):
-        return array
-    if _is_small_numeric(array):
-        return np.frombuffer(array.tobytes(), array.dtype)
+    if is_locked(array) or _is_small_numeric(array):
+        return freeze(array, checked=checked)  # which copies a small numeric array itself
     return freeze(np.array(array, copy=True, order="C"), checked=checked)
 
 
