@@ -152,7 +152,7 @@ def options_in_force() -> JsonOptions:
     >>> options_in_force().auto_unbox, options_in_force().null
     (True, 'null')
     """
-    key = tuple(sorted(jsonlite_options().items()))
+    key = tuple(jsonlite_options().items())  # its keys come in one order
     found = _options_cache.get(key)
     if found is None:
         found = _options_cache[key] = JsonOptions(**dict(key))
@@ -172,9 +172,10 @@ def strip_json_class(x: RValue) -> RValue:
         rest = [c for c in classes if c != "json"]
         return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
     if isinstance(x, List) and len(x):
-        if not any(
-            isinstance(e, List) or (isinstance(e, Character) and "class" in e.attributes) for e in x.data
-        ):
+        for e in x.data:  # a loop, not any(): a frame's few columns are checked on every call
+            if isinstance(e, List) or (isinstance(e, Character) and "class" in e.attributes):
+                break
+        else:
             return x
         elements = [strip_json_class(e) for e in x.data]
         if all(new is old for new, old in zip(elements, x.data, strict=True)):
@@ -215,12 +216,13 @@ def read_back(text: str, where: str = "value") -> Payload:
         data = json.loads(text)
     except json.JSONDecodeError:
         raise ValueError(f"{where} cannot be represented as JSON: jsonlite wrote {text[:80]!r}") from None
-    if _HUGE_EXPONENT.search(text):
+    if "e+3" in text and _HUGE_EXPONENT.search(text):
         _check_finite(data, where, where)
     return Payload(data, text)
 
 
-# only a number written with an exponent of 308 or more can read back as infinity
+# only a number written with an exponent of 308 or more can read back as infinity; jsonlite writes
+# exponents as "e+" and two or three digits, so a text without "e+3" has none (a quick test first)
 _HUGE_EXPONENT = re.compile(r"[eE]\+?(?:30[89]|3[1-9][0-9]|[4-9][0-9]{2}|[0-9]{4,})")
 
 

@@ -63,7 +63,7 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
     """
     if isinstance(value, RValue):
         return value
-    if isinstance(value, (Mapping, list, tuple)) and depth >= MAX_DEPTH:
+    if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
         raise TypeError(
             f"{clip(where)}: the value nests more than {MAX_DEPTH} levels deep (rvalues.MAX_DEPTH); "
             "is it a structure that contains itself?"

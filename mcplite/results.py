@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcplite.payload import encode_structured, ordinary_text
-from mcplite.types import ABSENT, CONTENT_TYPES, CallToolResult, TextContent, shown
+from mcplite.types import ABSENT, CONTENT_TYPES, CallToolResult, own_text_block, shown
 from rvalues import NULL
 
 
@@ -57,7 +57,7 @@ def tool_result(
     blocks = None if content is None else _content_list(content)
     payload = encode_structured(structured_content)
     if blocks is None:
-        blocks = [] if payload is None else [TextContent(payload.json)]
+        blocks = [] if payload is None else [own_text_block(payload.json)]
     if payload is None:
         return CallToolResult.from_encoded(blocks, ABSENT, is_error=is_error, meta=meta)
     return CallToolResult.from_encoded(
@@ -78,4 +78,4 @@ def as_tool_result(value: Any) -> CallToolResult:
     """
     if isinstance(value, CallToolResult):
         return value
-    return CallToolResult([TextContent(ordinary_text(value))])
+    return CallToolResult.from_encoded([own_text_block(ordinary_text(value))], ABSENT)

@@ -72,3 +72,57 @@ def test_splice_refuses_what_is_not_a_response_line() -> None:
             b'{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"data":{"a":"\\"result\\":{"}}}', "{}"
         )
     assert splice_structured(b'{"result":{}}', "[1]") == b'{"result":{"structuredContent":[1]}}'
+
+
+_RESULT_VALUES = [
+    {"ok": True},
+    [1.5, None, "é"],
+    pd.DataFrame({"id": np.array([1, 2], dtype=np.int32), "s": ["a", None]}),
+]
+
+
+@pytest.mark.parametrize("value", _RESULT_VALUES, ids=["dict", "list", "frame"])
+@pytest.mark.parametrize("is_error", [False, True])
+def test_results_built_without_validators_equal_validated_ones(value: object, is_error: bool) -> None:
+    """tool_result sets the fields of blocks and results it made itself; the validated
+    constructors, given the same fields, make an equal result."""
+    fast = mcplite.tool_result(structured_content=value, is_error=is_error)
+    text = fast.content[0].text
+    checked = types.CallToolResult(
+        [types.TextContent(text)], structured_content=json.loads(text), is_error=is_error
+    )
+    assert fast == checked
+    assert type(fast.content[0]) is types.TextContent
+    assert (fast.meta, fast.result_type, fast.structured_json) == (None, None, text)
+    assert fast.to_wire("2025-06-18") == checked.to_wire("2025-06-18")
+    plain = mcplite.as_tool_result(value)
+    assert plain == types.CallToolResult([types.TextContent(plain.content[0].text)])
+
+
+def test_a_result_holds_its_own_list_of_blocks() -> None:
+    blocks = [mcplite.content_text("a")]
+    result = types.CallToolResult.from_encoded(blocks, types.ABSENT)
+    blocks.append(mcplite.content_text("b"))
+    assert [block.text for block in result.content] == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"is_error": "yes"}, "is_error"),
+        ({"is_error": 1}, "is_error"),
+        ({"meta": {"k": object()}}, "meta"),
+        ({"meta": ["not", "a", "dict"]}, "meta"),
+        ({"result_type": 3}, "result_type"),
+        ({"content": ["plain text"]}, "content"),
+        ({"content": (mcplite.content_text("a"),)}, "content"),
+    ],
+)
+def test_from_encoded_still_checks_what_it_did_not_make(fields: dict[str, object], message: str) -> None:
+    content = fields.pop("content", [mcplite.content_text("a")])
+    if isinstance(content, tuple):  # a tuple of blocks is converted to a list, as the constructor does
+        result = types.CallToolResult.from_encoded(content, types.ABSENT)  # type: ignore[arg-type]
+        assert result.content == [mcplite.content_text("a")]
+        return
+    with pytest.raises(TypeError, match=message):
+        types.CallToolResult.from_encoded(content, types.ABSENT, **fields)  # type: ignore[arg-type]
