@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 
 import rvalues as rv
 from rvalues.format import datetime as datetime_format
-from rvalues.json import JsonOptions, classed, frames, numbers, strings, to_json
+from rvalues.json import JsonOptions, atomic, classed, dispatch, frames, numbers, strings, to_json
 from rvalues.json.api import encode_with
+from rvalues.json.context import Ctx
 from rvalues.model.na import NA_INTEGER, NA_REAL
 from tests.test_json_differential import option_set, wrapped_value
 
@@ -110,7 +111,7 @@ def test_a_few_elements_in_plain_python_give_the_same_bytes(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(frames, "SMALL_ROWS", 0)  # column-wise rows: the tokens carry the row keys
         assert _outcome(desc, options) == few
-        patch.setattr(strings, "_FEW", -1)
+        patch.setattr(strings, "FEW", -1)
         patch.setattr(classed, "_FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
         patch.setattr(numbers, "SMALL", -1)
@@ -134,7 +135,7 @@ def test_a_few_date_times_with_na_and_infinities_in_every_layout(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(frames, "SMALL_ROWS", 0)  # column-wise rows: the tokens carry the row keys
         assert to_json(value, **options) == few
-        patch.setattr(strings, "_FEW", -1)
+        patch.setattr(strings, "FEW", -1)
         patch.setattr(classed, "_FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
         patch.setattr(numbers, "SMALL", -1)
@@ -165,3 +166,25 @@ def test_a_few_date_times_at_the_edges_of_years_1000_to_9999(zone: str, style: s
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(datetime_format, "_TINY", -1)
             assert datetime_format.format_posixct(seconds, zone, style).tolist() == few, value
+
+
+def test_token_lists_stop_at_classes_that_do_not_make_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small-frame cells may come back as lists; encoders that consume their parts' tokens
+    (matrices, lists) hand their parts the usual arrays."""
+    seen: list[bool] = []
+    real = atomic.finish
+
+    def recording(tokens: Any, ctx: Ctx, prefixed: bool = False) -> Any:
+        seen.append(ctx.list_tokens)
+        return real(tokens, ctx, prefixed)
+
+    monkeypatch.setattr(atomic, "finish", recording)
+    ctx = Ctx.top(JsonOptions()).but(collapse=False, list_tokens=True)
+    assert dispatch.encode(rv.Integer([1, 2]), ctx) == ["1", "2"]
+    assert seen == [True]
+    seen.clear()
+    matrix = rv.Integer([1, None, 3, 4], {"dim": rv.Integer([2, 2])})
+    for value in (matrix, rv.r_list(rv.Integer([1]), "a")):
+        assert not isinstance(dispatch.encode(value, ctx), list)
+    assert seen and not any(seen)
+    assert not isinstance(dispatch.encode(rv.data_frame(a=rv.Double([1.5])), ctx), list)

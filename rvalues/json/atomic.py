@@ -10,13 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
+# modules: dispatch imports this one, so encode is read when called; so are the few-element thresholds
+from rvalues.json import dispatch, numbers, strings
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, Prefixed, prefix_tokens
 from rvalues.json.lists import encode_list
-from rvalues.json.numbers import int_to_char, num_to_char
+from rvalues.json.numbers import few_int_tokens, few_num_tokens, int_to_char, num_to_char
 from rvalues.json.options import JsonliteError
-from rvalues.json.strings import escape, escape_array
+from rvalues.json.strings import escape, escape_array, escape_few
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.complex_text import format_complex
@@ -33,19 +34,35 @@ class KeepVecNamesWarning(UserWarning):
     """jsonlite's deprecation message for ``keep_vec_names=TRUE`` (an R message there)."""
 
 
-def finish(tokens: np.ndarray, ctx: Ctx, prefixed: bool = False) -> Any:
+def finish(tokens: np.ndarray | list[str | None], ctx: Ctx, prefixed: bool = False) -> Any:
     """Unbox a single token, return the tokens uncollapsed, or collapse them to an array.
 
-    ``prefixed``: the tokens carry ``ctx.prefix`` (the row-key prefix, see ``context``).
+    ``tokens``: an object array, or for a few a list. ``prefixed``: the tokens carry ``ctx.prefix``
+    (the row-key prefix, see ``context``). Uncollapsed tokens are an array unless ``ctx.list_tokens``.
     """
     if ctx.prefix is not None:
+        tokens = token_array(tokens)
         return Prefixed(tokens) if prefixed else tokens
     if ctx.auto_unbox and len(tokens) == 1:
         return tokens[0]
     if ctx.collapse:
         # only na="NA" (data-frame rows) makes None tokens
-        return collapse(tokens.tolist(), inner=True, indent=ctx.indent, may_have_na=ctx.na == "NA")
-    return tokens
+        listed = tokens if isinstance(tokens, list) else tokens.tolist()
+        return collapse(listed, inner=True, indent=ctx.indent, may_have_na=ctx.na == "NA")
+    return tokens if ctx.list_tokens else token_array(tokens)
+
+
+def token_array(tokens: np.ndarray | list[str | None]) -> np.ndarray:
+    """Tokens as an object array (a list is copied into one; an array is returned as it is).
+
+    >>> token_array(['"a"', None])
+    array(['"a"', None], dtype=object)
+    """
+    if type(tokens) is not list:
+        return tokens  # type: ignore[return-value]
+    out = np.empty(len(tokens), dtype=object)
+    out[:] = tokens
+    return out
 
 
 def has_names(x: RValue) -> bool:
@@ -90,10 +107,15 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
         return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
     na = ctx.na or "string"
     lead = ctx.prefix or ""
+    data = x.data
+    tokens: np.ndarray | list[str | None]
     if x.r_type in ("integer", "logical"):
-        tokens = int_to_char(x.data, na, lead)
+        few = len(data) <= numbers.SMALL
+        tokens = few_int_tokens(data, na, lead) if few else int_to_char(data, na, lead)
+    elif len(data) <= numbers.SMALL:
+        tokens = few_num_tokens(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal, lead)
     else:
-        tokens = num_to_char(x.data, ctx.precision, na, ctx.use_signif, ctx.always_decimal, lead)
+        tokens = num_to_char(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal, lead)
     return finish(tokens, ctx, prefixed=True)
 
 
@@ -106,7 +128,8 @@ def encode_character(x: RValue, ctx: Ctx) -> Any:
     """Escaped strings; NA as null ("NA" with na="string")."""
     if ctx.keep_vec_names and has_names(x):
         return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
-    return finish(escape_array(x.data, character_na_token(ctx)), ctx)
+    data, na = x.data, character_na_token(ctx)
+    return finish(escape_few(data, na) if len(data) <= strings.FEW else escape_array(data, na), ctx)
 
 
 def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx: Ctx) -> Any:
@@ -114,16 +137,19 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
 
     ``codes`` is an array, or for a few a list (indexed in plain Python)."""
     na = character_na_token(ctx)
+    if isinstance(codes, list) and len(labels) <= strings.FEW:
+        entries = [*escape_few(labels, na), na]
+        if ctx.prefix:
+            # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
+            entries = [None if entry is None else ctx.prefix + entry for entry in entries]
+        return finish([entries[code] for code in codes], ctx, prefixed=True)
     table = np.empty(len(labels) + 1, dtype=object)
     table[:-1] = escape_array(labels, na)
     table[-1] = na
-    # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
     table = prefix_tokens(table, ctx.prefix)
     if isinstance(codes, list):
         entries = table.tolist()
-        tokens = np.empty(len(codes), dtype=object)
-        tokens[:] = [entries[code] for code in codes]
-        return finish(tokens, ctx, prefixed=True)
+        return finish([entries[code] for code in codes], ctx, prefixed=True)
     return finish(table[codes], ctx, prefixed=True)
 
 

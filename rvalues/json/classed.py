@@ -98,7 +98,7 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
         seconds = np.asarray(x.data, dtype=np.float64)
         tzone, names = tzone_of(x.attributes), x.attributes.get("names")
     if ctx.posixt == "mongo":
-        return _mongo(seconds, ctx.but(prefix=None), names)
+        return _mongo(seconds, ctx.but(prefix=None, list_tokens=False), names)
     if ctx.posixt == "epoch":
         return dispatch.encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
     if x.r_type == "list":
@@ -119,12 +119,11 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     if len(seconds) <= _FEW_TIMES:  # plain Python: numpy's per-call cost dominates
         prefix, na = ctx.prefix or "", character_na_token(ctx)
         na_token = None if na is None else prefix + na
-        tokens = np.empty(len(seconds), dtype=object)
-        tokens[:] = [
+        few = [
             na_token if text is None else f'{prefix}"{text}"'  # date-time text needs no escaping
             for text in format_posixct(seconds, tzone, ctx.posixt).tolist()
         ]
-        return finish(tokens, ctx, prefixed=True)
+        return finish(few, ctx, prefixed=True)
     shown, pieces = posixct_pieces(seconds, tzone, ctx.posixt)
     lead = (ctx.prefix or "") + '"'
     (first, first_codes), *rest = pieces

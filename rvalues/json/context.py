@@ -15,6 +15,11 @@ the result with :class:`Prefixed`: joining the key once per distinct token is ch
 row. NA tokens (None) stay unprefixed, because the row omits them. Every other class is encoded
 with the prefix cleared (``dispatch.encode`` does it), and the frame adds the key itself.
 
+Token lists. The rows of a small frame are assembled in plain Python from lists of tokens. With
+``list_tokens`` set (and ``collapse`` off), an encoder of a class in :data:`PREFIX_AWARE` may return
+its tokens as a list of str/None instead of an object array, which a few tokens are cheaper as;
+``dispatch.encode`` clears it for every other class, as it clears the prefix.
+
 >>> from rvalues.json.options import signif
 >>> ctx = Ctx.top(JsonOptions(digits=signif(2), pretty=True))
 >>> ctx.precision, ctx.use_signif, ctx.indent
@@ -64,6 +69,7 @@ class Ctx(NamedTuple):
     collapse: bool = True
     is_df: bool = False
     prefix: str | None = None  # the row-key prefix (module docstring)
+    list_tokens: bool = False  # uncollapsed tokens may be a list (module docstring)
 
     @classmethod
     def top(cls, options: JsonOptions) -> Ctx:
@@ -115,7 +121,7 @@ class Ctx(NamedTuple):
 SHARED: tuple[str, ...] = tuple(f.name for f in attrs.fields(JsonOptions) if f.name in Ctx._fields)
 """The options Ctx carries under their JsonOptions names: its first fields."""
 _shared: Callable[[object], tuple[Any, ...]] = operator.attrgetter(*SHARED)
-_DEFAULTS = tuple(Ctx._field_defaults.values())  # oldna, collapse, is_df, prefix
+_DEFAULTS = tuple(Ctx._field_defaults.values())  # oldna, collapse, is_df, prefix, list_tokens
 
 _OPTIONS: dict[tuple[Any, ...], JsonOptions] = {}
 _TOPS: dict[int, tuple[JsonOptions, Ctx]] = {}  # id(options) -> (options, its top Ctx); holds options alive

@@ -132,8 +132,8 @@ def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
     if cls is None:
         cls = r_class(x)
     method = METHODS.get(cls[0]) if cls else None
-    if ctx.prefix is not None and cls and cls[0] not in PREFIX_AWARE:
-        ctx = ctx.but(prefix=None)
+    if (ctx.prefix is not None or ctx.list_tokens) and cls and cls[0] not in PREFIX_AWARE:
+        ctx = ctx.but(prefix=None, list_tokens=False)
     if method is None:
         return _any(x, ctx, cls)
     return method(x, ctx, cls)

@@ -29,11 +29,13 @@ from rvalues.json.lists import encode_list, object_keys
 from rvalues.json.options import JsonliteError
 from rvalues.json.posixlt import posixlt_seconds
 from rvalues.model.build import build
+from rvalues.model.classed import Date, Factor, POSIXct
 from rvalues.model.classes import explicit_class
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names, expanded_row_names, row_count
 from rvalues.model.lists import List
 from rvalues.model.names import make_unique
+from rvalues.model.vectors import Character, Double, Integer, Logical
 
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -72,6 +74,11 @@ def _wants_row_names(rownames: bool | None, row_names: Any) -> bool:
     if row_names.r_type != "character":
         return False
     return not all(v is not None and _DIGITS.fullmatch(v) for v in row_names.data.tolist())
+
+
+_READY = frozenset({Logical, Integer, Double, Character, Factor, Date, POSIXct})
+"""Column classes that :func:`_prepare` and :func:`_row_cells` leave as they are (neither a list,
+nor raw, nor complex): the common columns skip both calls."""
 
 
 def _prepare(column: Any, ctx: Ctx) -> Any:
@@ -140,7 +147,7 @@ def encode_frame_columns(
     """The data-frame method from its columns on (``x`` already has its ``_row`` column)."""
     if has_names is None:
         has_names = names is not None and len(names) == len(columns)
-    columns = [_prepare(c, ctx) for c in columns]
+    columns = [c if type(c) in _READY else _prepare(c, ctx) for c in columns]
     na = ctx.na
     if ctx.dataframe == "columns":
         child = ctx.but(is_df=True, oldna=None, collapse=True, keep_vec_names=False)
@@ -208,9 +215,10 @@ def _small_rows(
     keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx, as_objects: bool
 ) -> RowTexts:
     cells = []
+    cell_ctx = cell_ctx.but(list_tokens=True)
     for j, column in enumerate(columns):
         out = dispatch.encode(column, cell_ctx)
-        tokens = [out] if isinstance(out, str) or out is None else out.tolist()
+        tokens = [out] if isinstance(out, str) or out is None else out if type(out) is list else out.tolist()
         if len(tokens) != nrow:
             raise JsonliteError(
                 f"values must be length {nrow},\n but FUN(X[[{j + 1}]]) result is length {len(tokens)}"
@@ -225,7 +233,7 @@ def _row_pieces(
     keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx
 ) -> RowPieces | RowTexts:
     """Every row's pieces: objects (rows layout, named columns) or arrays."""
-    columns = [_row_cells(c, ctx) for c in columns]
+    columns = [c if type(c) in _READY else _row_cells(c, ctx) for c in columns]
     as_objects = ctx.dataframe == "rows" and len(keys) == len(columns)
     if nrow <= SMALL_ROWS:
         return _small_rows(keys, columns, nrow, ctx, cell_ctx, as_objects)

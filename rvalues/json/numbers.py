@@ -200,10 +200,7 @@ def num_to_char(
     values = np.asarray(values, dtype=np.float64)
     if len(values) <= SMALL:
         out = np.empty(len(values), dtype=object)
-        out[:] = [
-            prefix + t if t is not None else None
-            for t in _small(values, precision, na, use_signif, always_decimal)
-        ]
+        out[:] = few_num_tokens(values, precision, na, use_signif, always_decimal, prefix)
         return out
     finite = np.isfinite(values)
     if finite.all():
@@ -233,10 +230,27 @@ SMALL = 8
 """Arrays up to this length are formatted element by element (numpy's per-call cost dominates)."""
 
 
+def few_num_tokens(
+    values: np.ndarray,
+    precision: int | None,
+    na: str = "string",
+    use_signif: bool = False,
+    always_decimal: bool = False,
+    prefix: str = "",
+) -> list[str | None]:
+    """:func:`num_to_char` of a few doubles (up to :data:`SMALL`) as a list, in plain Python (the
+    same rules, one value at a time).
+
+    >>> few_num_tokens(np.array([2.25, np.inf]), 1, prefix=":")
+    [':2.2', ':"Inf"']
+    """
+    tokens = _small(values, precision, na, use_signif, always_decimal)
+    return [t if t is None else prefix + t for t in tokens] if prefix else tokens
+
+
 def _small(
     values: np.ndarray, precision: int | None, na: str, use_signif: bool, always_decimal: bool
 ) -> list[str | None]:
-    """:func:`num_to_char` for a few values, in plain Python (the same rules, one value at a time)."""
     out: list[str | None] = []
     for val in values.tolist():
         if not math.isfinite(val):
@@ -286,6 +300,16 @@ def _fixed_one(val: float, prec: int) -> str:
     return "-" + text if neg else text
 
 
+def few_int_tokens(values: np.ndarray, na: str = "string", prefix: str = "") -> list[str | None]:
+    """:func:`int_to_char` of a few integers (up to :data:`SMALL`) as a list, in plain Python.
+
+    >>> few_int_tokens(np.array([7, -(2**31)], dtype=np.int32), "null")
+    ['7', 'null']
+    """
+    na_token = None if na == "NA" else prefix + ("null" if na == "null" else '"NA"')
+    return [na_token if v == NA_INTEGER else prefix + str(v) for v in values.tolist()]
+
+
 def int_to_char(values: np.ndarray, na: str = "string", prefix: str = "") -> np.ndarray:
     """Tokens for an int32 array with R's NA (INT32_MIN): ``"NA"``, ``null`` or None by ``na``;
     ``prefix`` as in :func:`num_to_char`.
@@ -295,8 +319,7 @@ def int_to_char(values: np.ndarray, na: str = "string", prefix: str = "") -> np.
     """
     out = np.empty(len(values), dtype=object)
     if len(values) <= SMALL:
-        na_token = None if na == "NA" else prefix + ("null" if na == "null" else '"NA"')
-        out[:] = [na_token if v == NA_INTEGER else prefix + str(v) for v in values.tolist()]
+        out[:] = few_int_tokens(values, na, prefix)
         return out
     missing = values == NA_INTEGER
     present = values[~missing] if missing.any() else values

@@ -32,15 +32,9 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     >>> escape_array(np.array(["a", None], dtype=object)).tolist()
     ['"a"', 'null']
     """
-    if len(values) <= _FEW:
-        # plain Python: numpy's per-call cost dominates for a few strings
-        items = values.tolist()
-        out = np.empty(len(items), dtype=object)
-        if None not in items:
-            out[:] = _escape_list(items)
-        else:
-            escaped = iter(_escape_list([s for s in items if s is not None]))
-            out[:] = [na if s is None else next(escaped) for s in items]
+    if len(values) <= FEW:
+        out = np.empty(len(values), dtype=object)
+        out[:] = escape_few(values, na)
         return out
     if len(values) >= _FEW_DISTINCT_FROM and _looks_repetitive(values):
         import pandas as pd
@@ -61,7 +55,24 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     return out
 
 
-_FEW = 8
+FEW = 8
+"""Up to this many strings are escaped in plain Python (:func:`escape_few`): numpy's per-call cost
+would dominate."""
+
+
+def escape_few(values: np.ndarray, na: str | None = "null") -> list[str | None]:
+    """:func:`escape_array` of a few strings, as a list.
+
+    >>> escape_few(np.array(["a", None], dtype=object), '"NA"')
+    ['"a"', '"NA"']
+    """
+    items = values.tolist()
+    if None not in items:
+        return _escape_list(items)  # type: ignore[return-value]  # list is invariant; no None here
+    escaped = iter(_escape_list([s for s in items if s is not None]))
+    return [na if s is None else next(escaped) for s in items]
+
+
 _FEW_DISTINCT_FROM = 4096
 _SAMPLE = 1024
 
