@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import warnings
 from typing import Any
 
@@ -99,3 +100,40 @@ def test_factor_tokens_of_a_few_codes_are_the_array_paths(monkeypatch: pytest.Mo
     few = [rv.to_json(factor), rv.to_json(factor, na="string"), rv.to_json(rv.data_frame(f=factor))]
     monkeypatch.setattr(classed, "_FEW_CODES", -1)
     assert [rv.to_json(factor), rv.to_json(factor, na="string"), rv.to_json(rv.data_frame(f=factor))] == few
+
+
+def test_zoned_columns_keep_their_zone_name_when_zones_compare_equal() -> None:
+    """The zone attribute is made once per dtype: dateutil's zones of two names compare equal,
+    and each column still gets the name it was given (the zones a zone cache must not merge)."""
+    dateutil_tz = pytest.importorskip("dateutil.tz")
+    eastern, new_york = dateutil_tz.gettz("US/Eastern"), dateutil_tz.gettz("America/New_York")
+    if eastern is None or new_york is None or eastern != new_york:
+        pytest.skip("this system's dateutil zones do not compare equal")
+    instants = pd.to_datetime(["2020-01-01 10:00:00"]).tz_localize("UTC")
+    for _ in range(2):  # the second round reads the cache
+        frame = pd.DataFrame({"a": instants.tz_convert(eastern), "b": instants.tz_convert(new_york)})
+        value = rv.as_r(frame)
+        zones = [column.attributes["tzone"].data.tolist() for column in value.data]
+        assert zones == [["US/Eastern"], ["America/New_York"]]
+
+
+class _Nowhere(dt.tzinfo):
+    """A zone whose IANA name R does not know."""
+
+    key = "Nowhere/Atlantis"
+
+    def utcoffset(self, when: dt.datetime | None) -> dt.timedelta:
+        return dt.timedelta(0)
+
+    def dst(self, when: dt.datetime | None) -> dt.timedelta:
+        return dt.timedelta(0)
+
+    def tzname(self, when: dt.datetime | None) -> str:
+        return "ATL"
+
+
+def test_an_unknown_zone_is_refused_on_every_call_with_the_column_named() -> None:
+    frame = pd.DataFrame({"when": pd.to_datetime(["2020-01-01"]).tz_localize(_Nowhere())})
+    for _ in range(2):  # failures are not cached: each call says which column
+        with pytest.raises(rv.RValueError, match=r"column 'when'.*Nowhere/Atlantis"):
+            rv.as_r(frame)

@@ -285,15 +285,13 @@ def _seconds(ints: np.ndarray, unit: str, count: int, missing: np.ndarray) -> np
     where ``missing``."""
     step, per_second = _ticks_per_second(unit, count)
     if len(ints) <= FEW:  # the same arithmetic in plain Python floats (IEEE doubles as numpy's)
+        pairs = zip(ints.tolist(), missing.tolist(), strict=True)
         if not per_second:
-            values = [float(i) * step for i in ints.tolist()]
+            values = [NA_REAL if m else float(i) * step for i, m in pairs]
         else:
-            values = [
-                float(w) + float(r) / per_second for w, r in (divmod(i, per_second) for i in ints.tolist())
-            ]
-        return np.array(
-            [NA_REAL if m else v for v, m in zip(values, missing.tolist(), strict=True)], dtype=np.float64
-        )
+            ticks = per_second
+            values = [NA_REAL if m else float(i // ticks) + float(i % ticks) / ticks for i, m in pairs]
+        return np.array(values, dtype=np.float64)
     if not per_second:
         secs = ints.astype(np.float64) * step
     else:

@@ -37,6 +37,7 @@ joined with "." (``("a", "b")`` -> ``"a.b"``, empty levels dropped), as R names 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -296,8 +297,18 @@ def _aware(values: Any, where: str) -> RValue:
     dtype = values.dtype
     array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     ticks = np.asarray(array.asi8)  # the UTC instants; NaT is int64's minimum
-    tzone = labels([tzone_name(dtype.tz, where)])
+    try:
+        tzone = _tzone_of(dtype)
+    except (RValueError, TypeError):  # unknown to R, or unhashable: let the uncached call say which
+        tzone = labels([tzone_name(dtype.tz, where)])
     return posixct_from_ticks(ticks, ticks == _NAT, array.unit, 1, tzone)
+
+
+@functools.lru_cache(maxsize=64)
+def _tzone_of(dtype: pd.DatetimeTZDtype) -> Character:
+    """The ``tzone`` attribute of a zoned dtype, made once per dtype. Keyed by the dtype, not its
+    zone: dateutil's zones of two names compare equal, the dtypes (which hold the name) do not."""
+    return labels([tzone_name(dtype.tz)])
 
 
 _NAT = np.iinfo(np.int64).min
@@ -336,29 +347,37 @@ def _label(label: Any) -> str | None:
 
 
 def _frame(df: pd.DataFrame) -> RValue:
-    n = len(df)
-    arrow = _arrow_strings(df.columns)
-    labels = arrow.to_pylist() if arrow is not None else df.columns.tolist()
+    index = df.index
+    n = len(index)
+    header = df.columns
+    arrow = _arrow_strings(header)
+    labels = arrow.to_pylist() if arrow is not None else header.tolist()
     names = [_label(label) for label in labels]
     columns = []
-    for i, array in enumerate(_column_arrays(df)):  # by position: labels may repeat
-        value = column(array, f"column {shorten(names[i])}")
+    for i, array in enumerate(_column_arrays(df, len(names))):  # by position: labels may repeat
+        value = column(array, _column_where(names[i]))
         columns.append(remember(value, dtype=array.dtype))
-    row_names = _row_names(df.index, n)
-    origin: dict[str, Any] = {"columns": df.columns}
-    if not _is_default_index(df.index, n):
-        origin["index"] = df.index
-    return remember(make_frame(names, columns, row_names), **origin)
+    if _is_default_index(index, n):
+        frame = make_frame(names, columns, automatic_row_names(n))
+        return remember(frame, columns=header)
+    frame = make_frame(names, columns, _row_names(index, n))
+    return remember(frame, columns=header, index=index)
 
 
-def _column_arrays(df: pd.DataFrame) -> list[Any]:
-    """The frame's columns by position: arrays where pandas has ``DataFrame._get_column_array``
-    (private, pandas 1.5 to 3.x), else the Series of ``df.items()`` (about 20 us each to build, most
-    of a small frame's conversion)."""
+@functools.lru_cache(maxsize=1024)
+def _column_where(name: str | None) -> str:
+    """How messages name a column (made once per name: a tool returns the same columns each call)."""
+    return f"column {shorten(name)}"
+
+
+def _column_arrays(df: pd.DataFrame, count: int) -> list[Any]:
+    """The frame's ``count`` columns by position: arrays where pandas has
+    ``DataFrame._get_column_array`` (private, pandas 1.5 to 3.x), else the Series of ``df.items()``
+    (about 20 us each to build, most of a small frame's conversion)."""
     get = getattr(df, "_get_column_array", None)
     if get is None:
         return [series for _, series in df.items()]
-    return [get(i) for i in range(df.shape[1])]
+    return [get(i) for i in range(count)]
 
 
 def _row_names(index: pd.Index, n: int) -> RValue:

@@ -33,7 +33,8 @@ class List(RValue):
     @classmethod
     def _wrap(cls, data: Any, attributes: Mapping[str, RValue] | None = None) -> Any:
         """A list from valid elements; refused past :data:`MAX_DEPTH` levels of nesting."""
-        depth = max((e._depth for e in data if isinstance(e, List)), default=0) + 1
+        nested = [e._depth for e in data if isinstance(e, List)]
+        depth = max(nested) + 1 if nested else 1
         if depth > MAX_DEPTH:
             raise RValueError(
                 f"List: the value would nest {depth} lists deep; R values nest at most {MAX_DEPTH} "

@@ -47,9 +47,11 @@ class _Lock:
 
 def is_locked(array: np.ndarray) -> bool:
     """Whether ``array`` is locked storage (or a view of it)."""
+    base = array.base
+    if type(base) is _Lock or type(base) is bytes:  # neither lets a view be made writeable
+        return True
     if array.flags.writeable:
         return False
-    base = array.base
     while isinstance(base, np.ndarray):
         base = base.base
     if type(base) is _Lock or type(base) is bytes:
@@ -93,8 +95,10 @@ def owned(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     >>> np.shares_memory(owned(user), user)
     False
     """
-    if is_locked(array) or _is_small_numeric(array):
-        return freeze(array, checked=checked)  # which copies a small numeric array itself
+    if is_locked(array):
+        return array
+    if _is_small_numeric(array):
+        return np.frombuffer(array.tobytes(), array.dtype)  # a locked copy (see freeze)
     return freeze(np.array(array, copy=True, order="C"), checked=checked)
 
 
