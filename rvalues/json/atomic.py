@@ -13,7 +13,7 @@ import numpy as np
 # modules: dispatch imports this one, so encode is read when called; so are the few-element thresholds
 from rvalues.json import dispatch, numbers, strings
 from rvalues.json.collapse import collapse
-from rvalues.json.context import Ctx, Prefixed, prefix_tokens
+from rvalues.json.context import Ctx, Prefixed, prefix_tokens, token_array
 from rvalues.json.lists import encode_list
 from rvalues.json.numbers import few_int_tokens, few_num_tokens, int_to_char, num_to_char
 from rvalues.json.options import JsonliteError
@@ -50,19 +50,6 @@ def finish(tokens: np.ndarray | list[str | None], ctx: Ctx, prefixed: bool = Fal
         listed = tokens if isinstance(tokens, list) else tokens.tolist()
         return collapse(listed, inner=True, indent=ctx.indent, may_have_na=ctx.na == "NA")
     return tokens if ctx.list_tokens else token_array(tokens)
-
-
-def token_array(tokens: np.ndarray | list[str | None]) -> np.ndarray:
-    """Tokens as an object array (a list is copied into one; an array is returned as it is).
-
-    >>> token_array(['"a"', None])
-    array(['"a"', None], dtype=object)
-    """
-    if type(tokens) is not list:
-        return tokens  # type: ignore[return-value]
-    out = np.empty(len(tokens), dtype=object)
-    out[:] = tokens
-    return out
 
 
 def has_names(x: RValue) -> bool:

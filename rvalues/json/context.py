@@ -39,7 +39,7 @@ import numpy as np
 
 from rvalues.json.options import JsonOptions, Signif
 
-__all__ = ["PREFIX_AWARE", "SHARED", "Ctx", "Prefixed", "prefix_tokens"]
+__all__ = ["PREFIX_AWARE", "SHARED", "Ctx", "Prefixed", "prefix_tokens", "token_array"]
 
 
 class Ctx(NamedTuple):
@@ -156,6 +156,17 @@ def prefix_tokens(tokens: np.ndarray, prefix: str | None) -> np.ndarray:
     """
     if not prefix:
         return tokens
+    return token_array([None if t is None else prefix + t for t in tokens.tolist()])
+
+
+def token_array(tokens: np.ndarray | list[str | None]) -> np.ndarray:
+    """Tokens as an object array (a list is copied into one; an array is returned as it is).
+
+    >>> token_array(['"a"', None])
+    array(['"a"', None], dtype=object)
+    """
+    if type(tokens) is not list:
+        return tokens  # type: ignore[return-value]
     out = np.empty(len(tokens), dtype=object)
-    out[:] = [None if t is None else prefix + t for t in tokens.tolist()]
+    out[:] = tokens
     return out

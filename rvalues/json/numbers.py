@@ -244,24 +244,17 @@ def few_num_tokens(
     >>> few_num_tokens(np.array([2.25, np.inf]), 1, prefix=":")
     [':2.2', ':"Inf"']
     """
-    tokens = _small(values, precision, na, use_signif, always_decimal)
-    return [t if t is None else prefix + t for t in tokens] if prefix else tokens
-
-
-def _small(
-    values: np.ndarray, precision: int | None, na: str, use_signif: bool, always_decimal: bool
-) -> list[str | None]:
     out: list[str | None] = []
     for val in values.tolist():
         if not math.isfinite(val):
             if na == "NA":
                 out.append(None)
             elif na == "null":
-                out.append("null")
+                out.append(prefix + "null")
             elif is_na_float(val):
-                out.append('"NA"')
+                out.append(prefix + '"NA"')
             else:
-                out.append('"NaN"' if val != val else '"Inf"' if val > 0 else '"-Inf"')
+                out.append(prefix + ('"NaN"' if val != val else '"Inf"' if val > 0 else '"-Inf"'))
             continue
         if precision is None:
             text = "%.15g" % val
@@ -276,7 +269,7 @@ def _small(
             text = "%.*g" % (dec if dec >= 0 else 6, val)
         if always_decimal and "." not in text and "e" not in text:
             text += ".0"
-        out.append(text)
+        out.append(prefix + text)
     return out
 
 

@@ -48,9 +48,8 @@ class _Lock:
 def is_locked(array: np.ndarray) -> bool:
     """Whether ``array`` is locked storage (or a view of it)."""
     base = array.base
-    if type(base) is _Lock or type(base) is bytes:  # neither lets a view be made writeable
-        return True
-    if array.flags.writeable:
+    # a locked base is read before the flags: neither _Lock nor bytes lets a view be made writeable
+    if type(base) is not _Lock and type(base) is not bytes and array.flags.writeable:
         return False
     while isinstance(base, np.ndarray):
         base = base.base
