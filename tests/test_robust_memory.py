@@ -147,8 +147,9 @@ def test_small_and_large_storage_is_locked_alike(n: int, dtype: str) -> None:
         if dtype != "object"
         else np.array([str(i) for i in range(n)], dtype=object)
     )
+    assert not is_locked(data)
     value = build(r_type, data)
-    assert is_locked(value.data)
+    assert is_locked(value.data) and is_locked(value.data[1:])
     assert_locked(value)
     assert value.data.tolist() == data.tolist()
 

@@ -33,27 +33,37 @@ than locking the array in place. Larger ones are locked in place, without a copy
 
 
 class _Lock:
-    """The final base of a locked object array: it exposes no buffer, so no view can be unlocked."""
+    """The final base of a locked object array: it exposes no buffer, so no view can be unlocked.
 
-    __slots__ = ("__array_interface__", "_owner")
+    numpy reads the owner's array struct (a capsule that keeps the owner alive), which is several
+    times cheaper than its ``__array_interface__`` dict; the owner must be read-only already."""
+
+    __slots__ = ("__array_struct__", "_owner")
 
     def __init__(self, owner: np.ndarray) -> None:
-        interface = owner.__array_interface__  # numpy's own, read-only when the owner is
-        if not interface["data"][1]:
-            interface["data"] = (interface["data"][0], True)
-        self.__array_interface__ = interface
+        self.__array_struct__ = owner.__array_struct__
         self._owner = owner
+
+
+def _is_lock(base: Any) -> bool:
+    """Whether ``base`` ends a locked chain: ``bytes``, or a :class:`_Lock` (numpy 2 keeps it in a
+    tuple with the struct's capsule)."""
+    kind = type(base)
+    return kind is bytes or kind is _Lock or (kind is tuple and type(base[0]) is _Lock)
 
 
 def is_locked(array: np.ndarray) -> bool:
     """Whether ``array`` is locked storage (or a view of it)."""
     base = array.base
-    # a locked base is read before the flags: neither _Lock nor bytes lets a view be made writeable
-    if type(base) is not _Lock and type(base) is not bytes and array.flags.writeable:
+    if base is None:  # an array that owns its memory can always be made writeable again
+        return False
+    if _is_lock(base):  # read before the flags: neither _Lock nor bytes lets a view be made writeable
+        return True
+    if array.flags.writeable:
         return False
     while isinstance(base, np.ndarray):
         base = base.base
-    if type(base) is _Lock or type(base) is bytes:
+    if _is_lock(base):
         return True
     if type(base) is memoryview and base.readonly:
         owner = base.obj
