@@ -137,3 +137,45 @@ def test_an_unknown_zone_is_refused_on_every_call_with_the_column_named() -> Non
     for _ in range(2):  # failures are not cached: each call says which column
         with pytest.raises(rv.RValueError, match=r"column 'when'.*Nowhere/Atlantis"):
             rv.as_r(frame)
+
+
+def _block_frames() -> list[pd.DataFrame]:
+    """Frames whose columns sit in blocks of every layout: consolidated 2-d numeric blocks, 2-d
+    date-time blocks, 1-d extension blocks, repeated labels, and columns inserted out of order."""
+    mixed = pd.DataFrame(
+        {
+            "a": [1, 2, 3],
+            "b": [1.5, None, 2.5],
+            "c": pd.array(["x", None, "z"], dtype="string"),
+            "d": [4, 5, 6],
+            "e": pd.to_datetime(["2020-01-01", None, "2021-01-01"]).tz_localize("Europe/Paris"),
+            "f": pd.Categorical(["u", "v", "u"]),
+            "g": pd.array([1, None, 3], dtype="Int64"),
+            "h": pd.to_datetime(["2020-01-01", None, "2021-01-01"]).tz_localize("Europe/Paris"),
+        }
+    )
+    mixed.insert(1, "late", [7.0, 8.0, 9.0])  # a block of its own, placed before older ones
+    repeated = pd.DataFrame(np.arange(12).reshape(3, 4), columns=["x", "y", "x", "y"])
+    unconsolidated = pd.DataFrame({"p": [1, 2]})
+    for name in "qrs":
+        unconsolidated[name] = [3, 4]
+    return [mixed, repeated, unconsolidated, pd.DataFrame(), pd.DataFrame(index=range(3))]
+
+
+@pytest.mark.parametrize("frame", _block_frames())
+def test_columns_read_from_the_blocks_are_pandas_own_columns(frame: pd.DataFrame) -> None:
+    arrays = pandas_convert._column_arrays(frame)
+    assert len(arrays) == frame.shape[1]
+    for i, array in enumerate(arrays):
+        expected = frame.iloc[:, i]
+        assert array.dtype == expected.dtype
+        assert pd.Series(array).equals(expected.reset_index(drop=True))
+
+
+@pytest.mark.parametrize("frame", _block_frames())
+def test_a_frame_without_readable_blocks_converts_the_same(
+    frame: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocks = _bits(rv.as_r(frame))
+    monkeypatch.setattr(pandas_convert, "_block_columns", lambda manager: None)
+    assert _bits(rv.as_r(frame)) == blocks

@@ -354,7 +354,7 @@ def _frame(df: pd.DataFrame) -> RValue:
     labels = arrow.to_pylist() if arrow is not None else header.tolist()
     names = [_label(label) for label in labels]
     columns = []
-    for i, array in enumerate(_column_arrays(df, len(names))):  # by position: labels may repeat
+    for i, array in enumerate(_column_arrays(df)):  # by position: labels may repeat
         value = column(array, _column_where(names[i]))
         columns.append(remember(value, dtype=array.dtype))
     if _is_default_index(index, n):
@@ -370,14 +370,25 @@ def _column_where(name: str | None) -> str:
     return f"column {shorten(name)}"
 
 
-def _column_arrays(df: pd.DataFrame, count: int) -> list[Any]:
-    """The frame's ``count`` columns by position: arrays where pandas has
-    ``DataFrame._get_column_array`` (private, pandas 1.5 to 3.x), else the Series of ``df.items()``
-    (about 20 us each to build, most of a small frame's conversion)."""
-    get = getattr(df, "_get_column_array", None)
-    if get is None:
-        return [series for _, series in df.items()]
-    return [get(i) for i in range(count)]
+def _column_arrays(df: pd.DataFrame) -> list[Any]:
+    """The frame's columns by position, as pandas stores them (ndarray or extension array)."""
+    arrays = _block_columns(getattr(df, "_mgr", None))
+    if arrays is None:
+        return [series for _, series in df.items()]  # about 20 us each to build
+    return arrays
+
+
+def _block_columns(manager: Any) -> list[Any] | None:
+    """The columns a block manager holds, read in one pass as ``DataFrame._get_column_array`` reads
+    one (``blocks``, ``blknos``, ``blklocs``: private, pandas 1.x to 3.x); None for another manager."""
+    blocks = getattr(manager, "blocks", None)
+    if not isinstance(blocks, tuple) or not hasattr(manager, "blknos"):
+        return None
+    arrays = []
+    for number, place in zip(manager.blknos.tolist(), manager.blklocs.tolist(), strict=True):
+        values = blocks[number].values  # a 2-d block holds one column per row
+        arrays.append(values[place] if values.ndim == 2 else values)
+    return arrays
 
 
 def _row_names(index: pd.Index, n: int) -> RValue:
