@@ -8,9 +8,12 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mcplite
 from mcplite import types
+from mcplite.converter import Payload, read_back
 from mcplite.jsonrpc import encode_line, response
 from mcplite.projection import PROTOCOL_VERSIONS, result_wire_parts, splice_structured
 
@@ -126,3 +129,23 @@ def test_from_encoded_still_checks_what_it_did_not_make(fields: dict[str, object
         return
     with pytest.raises(TypeError, match=message):
         types.CallToolResult.from_encoded(content, types.ABSENT, **fields)  # type: ignore[arg-type]
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(value=_JSON_VALUES, indent=st.sampled_from([None, 2]), pad=st.sampled_from(["", " ", "\n"]))
+def test_payload_text_reads_back_as_json_loads_reads_it(value: object, indent: int | None, pad: str) -> None:
+    text = pad + json.dumps(value, indent=indent, ensure_ascii=False) + pad
+    assert read_back(text) == Payload(json.loads(text), text)
+
+
+@pytest.mark.parametrize("text", ["", "[1] x", "[1]]", "\ufeff[1]", "{'a': 1}", "[1,]", "tru"])
+def test_text_that_is_not_one_json_value_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="cannot be represented as JSON"):
+        read_back(text)
