@@ -54,7 +54,7 @@ from mcplite.types import (
 )
 from rvalues import Character, List, RValue, RValueError
 from rvalues.json import JsonOptions
-from rvalues.json.api import encode_with
+from rvalues.json.api import encode_with, read_json
 from rvalues.model.classes import explicit_class
 
 # -- protocol types: a fixed wire encoding ----------------------------------------------------------
@@ -211,24 +211,15 @@ def read_back(text: str, where: str = "value") -> Payload:
     ...
     ValueError: value cannot be represented as JSON: jsonlite writes value[0] as a number beyond a double's range (it parses as infinity)
     """  # noqa: E501
-    # the data is the text read back, so the fallback text and structured content agree exactly
     try:
-        data, end = _scan_value(text, 0)
-    except (StopIteration, json.JSONDecodeError):
-        end = -1
-    if end != len(text):  # whitespace around the value (pretty), or not JSON: json.loads decides
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            raise ValueError(f"{where} cannot be represented as JSON: jsonlite wrote {text[:80]!r}") from None
+        # the data is the text read back, so the fallback text and structured content agree exactly
+        data = read_json(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"{where} cannot be represented as JSON: jsonlite wrote {text[:80]!r}") from None
     if "e+3" in text and _HUGE_EXPONENT.search(text):
         _check_finite(data, where, where)
     return Payload(data, text)
 
-
-_scan_value: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-"""json's own C scanner: what ``json.loads`` runs, without its Python layers (a third of its time
-for a small payload)."""
 
 # only a number written with an exponent of 308 or more can read back as infinity; jsonlite writes
 # exponents as "e+" and two or three digits, so a text without "e+3" has none (a quick test first)

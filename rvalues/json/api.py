@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rvalues.convert import as_r
@@ -70,11 +71,32 @@ def to_json(
     return encode_with(x, JsonOptions(**options))
 
 
+_scan_value: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+"""json's own C scanner: what ``json.loads`` runs, without its Python layers (a third of its time
+for a small payload)."""
+
+
+def read_json(text: str) -> Any:
+    """The Python objects of one JSON text, as ``json.loads`` reads them (and its error if the text
+    is not one JSON value); a text with nothing around its value skips ``loads``' Python layers.
+
+    >>> read_json('{"a":[1,null]}')
+    {'a': [1, None]}
+    """
+    try:
+        data, end = _scan_value(text, 0)
+    except (StopIteration, json.JSONDecodeError):
+        end = -1
+    if end != len(text):  # whitespace around the value (pretty), or not JSON: json.loads decides
+        return json.loads(text)
+    return data
+
+
 def data_with(x: Any, options: JsonOptions) -> Any:
     """JSON-ready Python objects for x under ``options``."""
     text = encode_with(x, options)
     try:
-        return json.loads(text)
+        return read_json(text)
     except json.JSONDecodeError:
         raise JsonliteError(
             f"the JSON text for this value is not JSON (raw='js' gives JavaScript): {text[:80]!r}"

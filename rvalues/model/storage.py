@@ -46,10 +46,10 @@ class _Lock:
 
 
 def _is_lock(base: Any) -> bool:
-    """Whether ``base`` ends a locked chain: ``bytes``, or a :class:`_Lock` (numpy 2 keeps it in a
-    tuple with the struct's capsule)."""
+    """Whether ``base`` ends a locked chain: ``bytes``, or the tuple in which numpy keeps a
+    :class:`_Lock` with its struct's capsule."""
     kind = type(base)
-    return kind is bytes or kind is _Lock or (kind is tuple and type(base[0]) is _Lock)
+    return kind is bytes or (kind is tuple and type(base[0]) is _Lock)
 
 
 def is_locked(array: np.ndarray) -> bool:
