@@ -48,7 +48,3 @@ def main() -> None:
     """The whole tour."""
     show_values()
     show_results()
-
-
-if __name__ == "__main__":
-    main()

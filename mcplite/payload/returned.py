@@ -1,13 +1,13 @@
-"""Payloads: what a tool returned, as an R value, as JSON under the payload options.
+"""What a tool returned, as an R value, and as JSON under the payload options.
 
 A payload goes Python value -> R value (:func:`to_r`) -> JSON through rvalues' jsonlite-exact
-layer, under the options in force (:func:`mcplite.options`). R values are encoded by
-:func:`mcplite.converter.encode`, the function behind the converter's R-value hook, and every
-payload's data passes its one check (:func:`mcplite.converter.read_back`). jsonlite ``json``
+layer (:func:`mcplite.payload.rjson.encode_json`), under the payload options the caller read once
+(:func:`mcplite.payload.rjson.options_in_force`) and passes in. The structured JSON is written once
+and checked once (:func:`mcplite.payload.rjson.encoded_json`), never read back. jsonlite ``json``
 objects are never inserted as raw JSON: they stay strings (:func:`strip_json_class`).
 
->>> encode_structured({"ok": True})
-Payload(data={'ok': True}, json='{"ok":true}')
+>>> encode_structured({"ok": True}, options_in_force())
+EncodedJson('{"ok":true}')
 """
 
 from __future__ import annotations
@@ -16,31 +16,14 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from mcplite.converter import (
-    Payload,
-    converter,
-    encode,
-    encode_json,
-    options_in_force,
-    read_back,
-    strip_json_class,
-)
+from mcplite.payload.converter import converter
+from mcplite.payload.rjson import encode_json, encoded_json, options_in_force, strip_json_class
+from mcplite.protocol.types import EncodedJson
 from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
 from rvalues.convert import has_converter
+from rvalues.json import JsonOptions
 from rvalues.json.plain import can_encode_plain, encode_plain
 from rvalues.model.strings import clip, shorten
-
-__all__ = [
-    "Payload",
-    "encode",
-    "encode_json",
-    "encode_structured",
-    "encode_value_json",
-    "is_bare_empty_list",
-    "ordinary_text",
-    "strip_json_class",
-    "to_r",
-]
 
 _PLAIN = (type(None), bool, int, float, complex, str, bytes, bytearray, memoryview, dt.date)
 
@@ -106,7 +89,7 @@ def _leaf(value: Any, where: str) -> RValue:
     return strip_json_class(to_r(value, where))
 
 
-def encode_value_json(value: Any, where: str = "value") -> str:
+def encode_value_json(value: Any, where: str = "value", options: JsonOptions | None = None) -> str:
     """The JSON text of what a returned Python object stands for (:func:`to_r`, then jsonlite).
 
     Non-empty dicts, lists and tuples take the vectorized path of :mod:`rvalues.json.plain`
@@ -115,30 +98,29 @@ def encode_value_json(value: Any, where: str = "value") -> str:
     >>> encode_value_json([{"id": 1, "ok": True}, {"id": 2, "ok": None}])
     '[{"id":1,"ok":true},{"id":2,"ok":null}]'
     """
-    options = options_in_force()
+    options = options or options_in_force()
     if not can_encode_plain(value, options):
-        return encode_json(to_r(value, where), where)
+        return encode_json(to_r(value, where), where, options)
     try:
         return encode_plain(value, options, _leaf, where)
     except RValueError as err:
         raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
 
 
-def encode_structured(value: Any) -> Payload | None:
+def encode_structured(value: Any, options: JsonOptions) -> EncodedJson | None:
     """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
     where = "structured_content"
-    options = options_in_force()
     if can_encode_plain(value, options):
-        return read_back(encode_value_json(value, where), where)
+        return encoded_json(encode_value_json(value, where, options), where)
     x = to_r(value, where)
     if x is NULL:
         return None
     if is_bare_empty_list(x):
-        return Payload({}, "{}")
-    return read_back(encode_json(x, where, options), where)
+        return EncodedJson("{}", {})
+    return encoded_json(encode_json(x, where, options), where)
 
 
-def ordinary_text(value: Any) -> str:
+def ordinary_text(value: Any, options: JsonOptions | None = None) -> str:
     """The text of an ordinary return value, as an R server would send it.
 
     ``str`` is literal; a character vector is its elements joined with newlines (NA as ``NA``, as
@@ -149,8 +131,9 @@ def ordinary_text(value: Any) -> str:
     """
     if isinstance(value, str):
         return value
-    if can_encode_plain(value, options_in_force()):
-        return encode_value_json(value, "return value")
+    options = options or options_in_force()
+    if can_encode_plain(value, options):
+        return encode_value_json(value, "return value", options)
     x = to_r(value, "return value")
     if isinstance(x, Character):
         return "\n".join("NA" if s is None else s for s in x.data.tolist())
@@ -158,4 +141,4 @@ def ordinary_text(value: Any) -> str:
         return "{}"
     if isinstance(x, List) and len(x) == 0 and not x.attributes:
         return "[]"
-    return encode_json(x, "return value")
+    return encode_json(x, "return value", options)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from mcplite.jsonrpc import RpcError
+from mcplite.protocol.jsonrpc import RpcError
 
 HEADER_MISMATCH = -32020
 """2026-07-28: the routing headers do not match the body, or are missing or malformed."""
@@ -28,9 +28,6 @@ METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 SESSION_HEADER = "mcp-session-id"
 ROUTING_HEADERS = (PROTOCOL_VERSION_HEADER, METHOD_HEADER, NAME_HEADER)
-
-NAME_PARAMS = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
-"""The methods whose ``Mcp-Name`` header mirrors a parameter, and that parameter."""
 
 _LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 _SENTINEL_START, _SENTINEL_END = "=?base64?", "?="
@@ -136,10 +133,13 @@ def _mismatch(message: str) -> RpcError:
     return RpcError(HEADER_MISMATCH, f"Header mismatch: {message}")
 
 
-def check_routing_headers(headers: Mapping[str, list[str]], message: Mapping[str, Any], version: Any) -> None:
+def check_routing_headers(
+    headers: Mapping[str, list[str]], message: Mapping[str, Any], version: Any, name_param: str | None
+) -> None:
     """Raise ``RpcError`` -32020 unless the 2026-07-28 routing headers agree with the request body.
 
-    ``version`` is the body's ``_meta`` protocol version (None when the body has none).
+    ``version`` is the body's ``_meta`` protocol version (None when the body has none);
+    ``name_param`` the parameter the ``Mcp-Name`` header mirrors for this method (None: none).
     """
     for name in ROUTING_HEADERS:
         if len(headers.get(name, ())) > 1:
@@ -155,7 +155,7 @@ def check_routing_headers(headers: Mapping[str, list[str]], message: Mapping[str
     if sent_method != method:
         shown = "is missing" if sent_method is None else f"says {sent_method!r}"
         raise _mismatch(f"the Mcp-Method header {shown} but the method is {method!r}")
-    param = NAME_PARAMS.get(method) if isinstance(method, str) else None
+    param = name_param
     params = message.get("params")
     value = params.get(param) if param is not None and isinstance(params, Mapping) else None
     if value is None:

@@ -20,20 +20,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from mcplite.projection import PROTOCOL_VERSIONS
-from mcplite.types import check_plain_json
-
-LOG_LEVELS: tuple[str, ...] = (
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-)
-"""The syslog severities MCP logging uses, least severe first."""
+from mcplite.protocol.checks import check_plain_json
+from mcplite.protocol.versions import LOG_LEVELS, since
 
 Notify = Callable[[str, dict[str, Any]], None]
 
@@ -104,7 +92,7 @@ class Context:
         params: dict[str, Any] = {"progressToken": self._progress_token, "progress": progress}
         if total is not None:
             params["total"] = total
-        if message is not None and self._protocol_version != PROTOCOL_VERSIONS[0]:
+        if message is not None and since(self._protocol_version, "2025-03-26"):
             params["message"] = message
         self._notify("notifications/progress", params)
 

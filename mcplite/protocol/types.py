@@ -1,6 +1,6 @@
 """MCP protocol types for tool results and tools, as immutable attrs classes.
 
-Python field names are snake case; :mod:`mcplite.converter` writes them in their wire names
+Python field names are snake case; :mod:`mcplite.protocol.wire` writes them in their wire names
 (``mimeType``, ``isError``, ``_meta``, ...), omitting optional fields that are unset. Every class
 validates its fields when it is built, so a half-valid object never exists:
 
@@ -16,15 +16,27 @@ depend on the payload options.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import math
+import json
 import re
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Union
 
 import attrs
 from attrs import validators as v
+
+from mcplite.protocol.checks import META as _meta
+from mcplite.protocol.checks import NONEMPTY_STR as _nonempty_str
+from mcplite.protocol.checks import OPTIONAL_BOOL as _optional_bool
+from mcplite.protocol.checks import OPTIONAL_MIME as _optional_mime
+from mcplite.protocol.checks import OPTIONAL_STR as _optional_str
+from mcplite.protocol.checks import STR as _str
+from mcplite.protocol.checks import base64_str as _base64
+from mcplite.protocol.checks import check_plain_json, shown
+from mcplite.protocol.checks import is_a as _is
+from mcplite.protocol.checks import mime as _mime
+from mcplite.protocol.checks import one_of as _one_of
+from mcplite.protocol.checks import plain_json as _plain_json
+from mcplite.protocol.checks import refuse as _refuse
 
 
 class _Absent:
@@ -51,15 +63,6 @@ ABSENT = _Absent()
 """The structured content of a result that has none (distinct from JSON ``null``, which is None)."""
 
 
-def shown(value: Any) -> str:
-    """A value as error messages name it: its type and a short repr.
-
-    >>> shown({1, 2})
-    'set ({1, 2})'
-    """
-    return f"{type(value).__name__} ({value!r:.80})"
-
-
 # -- the wire form ----------------------------------------------------------------------------------
 
 WireForm = Callable[[Any, str], dict[str, Any]]
@@ -70,7 +73,7 @@ _WIRE_FORMS: dict[type, WireForm] = {}
 def register_wire_form(cls: type, to_wire: WireForm) -> None:
     """Make ``obj.to_wire(version)`` call ``to_wire(obj, version)`` for instances of ``cls``.
 
-    :mod:`mcplite.projection` registers the projections of these classes (and of
+    :mod:`mcplite.protocol.projection` registers the projections of these classes (and of
     :mod:`mcplite.messages`' results), so that the classes declare and nothing points back up.
     """
     _WIRE_FORMS[cls] = to_wire
@@ -82,127 +85,7 @@ def wire_form(obj: Any, protocol_version: str) -> dict[str, Any]:
         to_wire = _WIRE_FORMS.get(cls)
         if to_wire is not None:
             return to_wire(obj, protocol_version)
-    raise TypeError(f"no wire form is registered for {shown(obj)}; import mcplite.projection")
-
-
-# -- plain JSON checks (the fixed encoding) -------------------------------------------------------
-
-
-def check_plain_json(value: Any, where: str) -> None:
-    """Refuse anything but plain JSON values: dict (str keys), list/tuple, str, int, finite float, bool, None.
-
-    >>> check_plain_json({"a": [1, 2.5, None]}, "meta")
-    >>> check_plain_json({"a": {1, 2}}, "meta")
-    Traceback (most recent call last):
-    ...
-    TypeError: meta['a'] must be plain JSON (dict, list, str, int, float, bool or None), not set ({1, 2})
-    """
-    if value is None or isinstance(value, (str, bool, int)):
-        return
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{where} must be a finite number to be JSON, not {value!r}")
-        return
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"{where} keys must be str, not {type(key).__name__} ({key!r})")
-            check_plain_json(item, f"{where}[{key!r}]")
-        return
-    if isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            check_plain_json(item, f"{where}[{i}]")
-        return
-    raise TypeError(
-        f"{where} must be plain JSON (dict, list, str, int, float, bool or None), not {shown(value)}"
-    )
-
-
-# -- validators: attrs' combinators over a few checks that name the object, the field and the value
-
-Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
-
-
-def _refuse(
-    error: type[Exception], instance: Any, attribute: attrs.Attribute[Any], message: str
-) -> Exception:
-    return error(f"{type(instance).__name__}: {attribute.name} {message}")
-
-
-def _is(kind: type | tuple[type, ...], what: str) -> Validator:
-    """The value is a ``kind`` (never a bool unless ``kind`` says so); ``what`` completes "must ..."."""
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    takes_bool = bool in kinds
-
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if not isinstance(value, kinds) or (isinstance(value, bool) and not takes_bool):
-            raise _refuse(TypeError, instance, attribute, f"must {what}, not {shown(value)}")
-
-    return check
-
-
-def _not_empty(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not value:
-        raise _refuse(ValueError, instance, attribute, "must not be empty")
-
-
-def _one_of(*values: str) -> Validator:
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value not in values:
-            shown_values = " or ".join(repr(x) for x in values)
-            raise _refuse(ValueError, instance, attribute, f"must be {shown_values}, not {value!r:.80}")
-
-    return check
-
-
-def _plain_json(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    check_plain_json(value, f"{type(instance).__name__}: {attribute.name}")
-
-
-_str = _is(str, "be a str")
-_optional_str = v.optional(_str)
-_nonempty_str = v.and_(_str, _not_empty)
-_optional_bool = v.optional(_is(bool, "be True, False or None"))
-_meta = v.optional(v.and_(_is(dict, "be a dict of plain JSON values"), _plain_json))
-
-
-_MIME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$")
-
-
-def check_mime_type(owner: str, value: Any, prefix: str | None = None) -> None:
-    """Refuse a MIME type that is not a ``type/subtype`` string (of the given top-level type)."""
-    if not isinstance(value, str):
-        raise TypeError(f"{owner}: mime_type must be a str such as 'image/png', not {shown(value)}")
-    if not _MIME.match(value):
-        raise ValueError(f"{owner}: mime_type {value!r} is not a MIME type of the form 'type/subtype'")
-    if prefix is not None and not value.lower().startswith(prefix + "/"):
-        raise ValueError(f"{owner}: mime_type {value!r} is not an {prefix} type ('{prefix}/...')")
-
-
-def check_base64(owner: str, name: str, value: Any) -> None:
-    """Refuse a string that is not standard base64 (RFC 4648, with padding)."""
-    if not isinstance(value, str):
-        raise TypeError(f"{owner}: {name} must be a base64 str, not {shown(value)}")
-    try:
-        decoded = base64.b64decode(value.encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError, ValueError):
-        decoded = None
-    if decoded is None or base64.b64encode(decoded).decode("ascii") != value:
-        raise ValueError(f"{owner}: {name} is not valid base64: {value!r:.80}")
-
-
-def _mime(prefix: str | None) -> Validator:
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        check_mime_type(type(instance).__name__, value, prefix)
-
-    return check
-
-
-_optional_mime = v.optional(_mime(None))
-
-
-def _base64(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    check_base64(type(instance).__name__, attribute.name, value)
+    raise TypeError(f"no wire form is registered for {shown(obj)}; import mcplite.protocol.projection")
 
 
 # -- annotations ------------------------------------------------------------------------------------
@@ -285,20 +168,6 @@ class TextContent:
     text: str = attrs.field(validator=_str)
     annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
     meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
-
-
-def own_text_block(text: str) -> TextContent:
-    """The text block of a str mcplite made itself (a payload's JSON): nothing for the validators to
-    check, so they are not run.
-
-    >>> own_text_block('{"ok":true}') == TextContent('{"ok":true}')
-    True
-    """
-    block = object.__new__(TextContent)
-    object.__setattr__(block, "text", text)
-    object.__setattr__(block, "annotations", None)
-    object.__setattr__(block, "meta", None)
-    return block
 
 
 @attrs.frozen
@@ -402,14 +271,59 @@ _content = v.deep_iterable(
 )
 
 
-def _are_blocks(content: Any) -> bool:
-    """``content`` is a list of content blocks (of mcplite's own classes: they checked themselves)."""
-    return type(content) is list and all(type(block) in CONTENT_TYPES for block in content)
+class EncodedJson:
+    """A JSON value written once, as text: the text is what goes on the wire, and the JSON-ready
+    value is read from it only when someone asks (:attr:`value`).
+
+    An internal record, not a checked type: :mod:`mcplite.payload` makes it from the text rvalues'
+    encoder wrote (after its one check, that no number reads back as infinity), and
+    :meth:`from_value` from a value :func:`check_plain_json` accepted. Two are equal when their
+    values are.
+
+    >>> encoded = EncodedJson.from_value({"n": 1})
+    >>> encoded.text, encoded.value, encoded.is_object
+    ('{"n":1}', {'n': 1}, True)
+    """
+
+    __slots__ = ("_value", "text")
+
+    def __init__(self, text: str, value: Any = ABSENT) -> None:
+        self.text = text
+        self._value = value
+
+    @classmethod
+    def from_value(cls, value: Any, where: str = "structured_content") -> EncodedJson:
+        """A plain JSON value (checked), with its compact JSON text."""
+        check_plain_json(value, where)
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return cls(text, value)
+
+    @property
+    def value(self) -> Any:
+        """The JSON-ready value (read from the text the first time it is asked for)."""
+        if self._value is ABSENT:
+            self._value = json.loads(self.text)
+        return self._value
+
+    @property
+    def is_object(self) -> bool:
+        """Whether the value is a JSON object (what 2025-06-18 and 2025-11-25 can carry)."""
+        return self.text.startswith("{")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EncodedJson) and (self.text == other.text or self.value == other.value)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EncodedJson({self.text!r:.80})"
 
 
-def _structured(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not ABSENT:
-        _plain_json(instance, attribute, value)
+def _structured(value: Any) -> EncodedJson | _Absent:
+    """What ``structured_content=`` holds: an :class:`EncodedJson` as it is, else a checked plain value."""
+    if value is ABSENT or isinstance(value, EncodedJson):
+        return value
+    return EncodedJson.from_value(value, "CallToolResult: structured_content")
 
 
 @attrs.frozen
@@ -417,53 +331,33 @@ class CallToolResult:
     """The result of a tool call. Build it with :func:`mcplite.tool_result` or :func:`mcplite.as_tool_result`.
 
     ``structured_content`` is the JSON-ready structured value (already encoded under the payload
-    options in force when the result was built), or :data:`ABSENT`. ``structured_json`` is its
-    JSON text as encoded (set by :func:`mcplite.tool_result`; None when unknown): a server writes it
-    on the wire as it is, so that the text fallback and ``structuredContent`` are one serialization.
+    options in force when the result was built), or :data:`ABSENT`. It is held as
+    :class:`EncodedJson` (``structured``): the text is written once, and a server puts exactly
+    that text on the wire, so the text fallback and ``structuredContent`` are one serialization.
 
     >>> r = CallToolResult([TextContent("ok")])
     >>> r.content[0].text, r.structured_content
     ('ok', mcplite.ABSENT)
+    >>> CallToolResult([], structured_content={"a": 1}).structured.text
+    '{"a":1}'
     """
 
     content: list[ContentBlock] = attrs.field(converter=_block_list, validator=_content)
-    structured_content: Any = attrs.field(default=ABSENT, validator=_structured, kw_only=True)
+    structured: EncodedJson | _Absent = attrs.field(
+        default=ABSENT, alias="structured_content", converter=_structured, kw_only=True
+    )
     is_error: bool = attrs.field(default=False, validator=_is(bool, "be True or False"), kw_only=True)
     meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
     result_type: str | None = attrs.field(default=None, validator=_optional_str, kw_only=True)
-    structured_json: str | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
-    @classmethod
-    def from_encoded(
-        cls,
-        content: list[ContentBlock],
-        structured_content: Any,
-        *,
-        is_error: bool = False,
-        meta: dict[str, Any] | None = None,
-        result_type: str | None = None,
-        structured_json: str | None = None,
-    ) -> CallToolResult:
-        """A result whose structured content is known to be plain JSON (read back from rvalues' JSON
-        text, or taken from a checked result): the other fields are checked, the payload is not walked.
-        ``structured_json`` is the text ``structured_content`` was read from, if known."""
-        if type(is_error) is bool and meta is None and result_type is None and _are_blocks(content):
-            # what the validators would accept: set the fields without running them (a third of the time)
-            result = object.__new__(cls)
-            object.__setattr__(result, "content", list(content))
-            object.__setattr__(result, "is_error", is_error)
-            object.__setattr__(result, "meta", None)
-            object.__setattr__(result, "result_type", None)
-            object.__setattr__(result, "structured_json", None)
-        else:
-            result = cls(content, is_error=is_error, meta=meta, result_type=result_type)
-        object.__setattr__(result, "structured_content", structured_content)
-        if structured_json is not None and structured_content is not ABSENT:
-            object.__setattr__(result, "structured_json", structured_json)
-        return result
+    @property
+    def structured_content(self) -> Any:
+        """The structured content as a JSON-ready value, or :data:`ABSENT`."""
+        structured = self.structured
+        return structured.value if isinstance(structured, EncodedJson) else ABSENT
 
     def to_wire(self, protocol_version: str) -> dict[str, Any]:
-        """The result as sent to a client speaking ``protocol_version`` (see :mod:`mcplite.projection`).
+        """The result as a client speaking ``protocol_version`` gets it (:mod:`mcplite.protocol.projection`).
 
         >>> CallToolResult([TextContent("ok")]).to_wire("2024-11-05")
         {'content': [{'type': 'text', 'text': 'ok'}]}

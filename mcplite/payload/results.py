@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcplite.payload import encode_structured, ordinary_text
-from mcplite.types import ABSENT, CONTENT_TYPES, CallToolResult, own_text_block, shown
+from mcplite.payload.returned import encode_structured, ordinary_text
+from mcplite.payload.rjson import options_in_force
+from mcplite.protocol.checks import shown
+from mcplite.protocol.types import ABSENT, CONTENT_TYPES, CallToolResult, TextContent
 from rvalues import NULL
+from rvalues.json import JsonOptions
 
 
 def _content_list(content: Any) -> list[Any]:
@@ -41,13 +44,15 @@ def tool_result(
     structured_content: Any = NULL,
     is_error: bool = False,
     meta: dict[str, Any] | None = None,
+    options: JsonOptions | None = None,
 ) -> CallToolResult:
     """An explicit tool result.
 
     ``content`` is a content block or a list of them. ``structured_content`` is any value
     (R value, Python data, numpy, pandas); ``None``/NULL means no structured-content field. When
     structured content is given and content is not, the content is one text block holding the
-    structured JSON. ``meta`` is the result's ``_meta`` (plain JSON, fixed encoding).
+    structured JSON. ``meta`` is the result's ``_meta`` (plain JSON, fixed encoding). The payload
+    options are those in force, read once here (``options``: read already by the caller).
 
     >>> tool_result(structured_content=[]).structured_content
     {}
@@ -55,20 +60,20 @@ def tool_result(
     []
     """
     blocks = None if content is None else _content_list(content)
-    payload = encode_structured(structured_content)
+    encoded = encode_structured(structured_content, options or options_in_force())
     if blocks is None:
-        blocks = [] if payload is None else [own_text_block(payload.json)]
-    if payload is None:
-        return CallToolResult.from_encoded(blocks, ABSENT, is_error=is_error, meta=meta)
-    return CallToolResult.from_encoded(
-        blocks, payload.data, is_error=is_error, meta=meta, structured_json=payload.json
+        blocks = [] if encoded is None else [TextContent(encoded.text)]
+    return CallToolResult(
+        blocks, structured_content=ABSENT if encoded is None else encoded, is_error=is_error, meta=meta
     )
 
 
-def as_tool_result(value: Any) -> CallToolResult:
+def as_tool_result(value: Any, options: JsonOptions | None = None) -> CallToolResult:
     """Turn what a tool returned into a result; a result passes through unchanged.
 
-    Anything else is an ordinary value: one text block (see :func:`mcplite.payload.ordinary_text`).
+    Anything else is an ordinary value: one text block (see
+    :func:`mcplite.payload.returned.ordinary_text`), under the payload options in force (read once
+    here; ``options``: read already by the caller).
     Bare lists and dicts are ordinary values, never result objects.
 
     >>> as_tool_result(None).content[0].text
@@ -78,4 +83,4 @@ def as_tool_result(value: Any) -> CallToolResult:
     """
     if isinstance(value, CallToolResult):
         return value
-    return CallToolResult.from_encoded([own_text_block(ordinary_text(value))], ABSENT)
+    return CallToolResult([TextContent(ordinary_text(value, options or options_in_force()))])

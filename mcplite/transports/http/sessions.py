@@ -21,7 +21,7 @@ import hmac
 import secrets
 import time
 
-from mcplite.dispatch import Connection
+from mcplite.engine.connection import Connection
 
 
 class SessionLimit(Exception):

@@ -18,24 +18,24 @@ TypeError: tool 'save': parameter 'data' has type bytes, which has no JSON Schem
 
 from __future__ import annotations
 
-import collections.abc
-import dataclasses
 import datetime
 import enum
 import inspect
 import math
-import types
 import typing
 from collections.abc import Callable, Collection
-from typing import Annotated, Any, Literal, NotRequired, Required, Union
+from typing import Annotated, Any
 
-import attrs
-
-_REQUIREDNESS: tuple[Any, ...] = (Required, NotRequired)
-
-ARRAY_TYPES: frozenset[Any] = frozenset({list, collections.abc.Sequence, collections.abc.MutableSequence})
-SET_TYPES: frozenset[Any] = frozenset({set, frozenset, collections.abc.Set, collections.abc.MutableSet})
-MAPPING_TYPES: frozenset[Any] = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMapping})
+from mcplite.protocol.checks import is_plain_json
+from mcplite.tools.annotations import (
+    REQUIREDNESS,
+    Shape,
+    class_fields,
+    read,
+    tool_name,
+    type_hints,
+    type_name,
+)
 
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
@@ -78,6 +78,7 @@ class _Unsupported(Exception):
 def input_schema(func: Callable[..., Any], *, skip: Collection[str] = ()) -> dict[str, Any]:
     """The JSON Schema of a tool's arguments: one property per parameter, except those in ``skip``.
 
+    >>> from typing import Literal
     >>> def f(mode: Literal["fast", "slow"] = "fast"): ...
     >>> input_schema(f)["properties"]
     {'mode': {'enum': ['fast', 'slow'], 'default': 'fast'}}
@@ -127,120 +128,6 @@ def description(func: Callable[..., Any]) -> str | None:
     return " ".join(line.strip() for line in paragraph.splitlines() if line.strip())
 
 
-def tool_name(func: Callable[..., Any]) -> str:
-    """The name error messages give a tool: its function's ``__name__``.
-
-    >>> tool_name(len)
-    'len'
-    """
-    return str(getattr(func, "__name__", None) or repr(func))
-
-
-def type_hints(func: Callable[..., Any]) -> dict[str, Any]:
-    """A function's resolved type hints, ``Annotated`` kept, string annotations evaluated.
-
-    >>> def f(x: "int") -> None: ...
-    >>> type_hints(f)
-    {'x': <class 'int'>, 'return': <class 'NoneType'>}
-    """
-    target: Any = func
-    if not (inspect.isfunction(func) or inspect.ismethod(func)) and callable(func):
-        target = type(func).__call__  # a callable object: its __call__ has the hints
-    try:
-        return typing.get_type_hints(target, include_extras=True)
-    except Exception as exc:  # NameError for an undefined forward reference, TypeError for odd callables
-        raise TypeError(f"tool {tool_name(func)!r}: cannot resolve its type hints: {exc}") from None
-
-
-def type_name(annotation: Any) -> str:
-    """An annotation as messages show it: ``list[int]``, ``int | None``, ``Literal['a', 'b']``.
-
-    >>> type_name(dict[str, typing.Optional[int]])
-    'dict[str, int | None]'
-    """
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if annotation is None or annotation is type(None):
-        return "None"
-    if annotation is Ellipsis:
-        return "..."
-    if isinstance(annotation, list):  # the parameters of a Callable
-        return f"[{', '.join(type_name(arg) for arg in annotation)}]"
-    if origin is Annotated:
-        return type_name(args[0])
-    if origin in (Union, types.UnionType):
-        return " | ".join(type_name(arg) for arg in args)
-    if origin is Literal:
-        return f"Literal[{', '.join(repr(arg) for arg in args)}]"
-    if origin is not None and args:
-        return f"{type_name(origin)}[{', '.join(type_name(arg) for arg in args)}]"
-    if isinstance(annotation, type):
-        return annotation.__qualname__.rsplit("<locals>.", 1)[-1]
-    return repr(annotation).replace("typing.", "")
-
-
-def unwrap(annotation: Any) -> tuple[Any, str | None]:
-    """An annotation without ``Annotated``, ``Required`` and ``NotRequired``, and its description (the first
-    str among the ``Annotated`` extras).
-
-    >>> unwrap(Annotated[int, "how many rows"])
-    (<class 'int'>, 'how many rows')
-    """
-    note: str | None = None
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is Annotated:
-            if note is None:
-                note = next((extra for extra in annotation.__metadata__ if isinstance(extra, str)), None)
-            annotation = typing.get_args(annotation)[0]
-        elif origin in _REQUIREDNESS:
-            annotation = typing.get_args(annotation)[0]
-        else:
-            return annotation, note
-
-
-def class_fields(cls: type) -> list[tuple[str, Any, bool, Any]]:
-    """The fields a dataclass or attrs class is built from: (name, annotation, required, default).
-
-    The default is ``inspect.Parameter.empty`` when there is none or it comes from a factory.
-
-    >>> @dataclasses.dataclass
-    ... class Point:
-    ...     x: float
-    ...     y: float = 0.0
-    >>> class_fields(Point)
-    [('x', <class 'float'>, True, <class 'inspect._empty'>), ('y', <class 'float'>, False, 0.0)]
-    """
-    hints = typing.get_type_hints(cls, include_extras=True)
-    empty = inspect.Parameter.empty
-    fields: list[tuple[str, Any, bool, Any]] = []
-    if attrs.has(cls):
-        for field in attrs.fields(cls):
-            if not field.init:
-                continue
-            annotation = hints.get(field.name, field.type if field.type is not None else Any)
-            if field.default is attrs.NOTHING:
-                fields.append((field.name, annotation, True, empty))
-            else:
-                default = empty if isinstance(field.default, attrs.Factory) else field.default  # type: ignore[arg-type]
-                fields.append((field.name, annotation, False, default))
-    else:
-        for dfield in dataclasses.fields(cls):
-            if not dfield.init:
-                continue
-            annotation = hints.get(dfield.name, Any)
-            if dfield.default is not dataclasses.MISSING:
-                fields.append((dfield.name, annotation, False, dfield.default))
-            else:
-                required = dfield.default_factory is dataclasses.MISSING
-                fields.append((dfield.name, annotation, required, empty))
-    return fields
-
-
-def is_record_class(annotation: Any) -> bool:
-    """Whether an annotation is a (non-generic) dataclass or attrs class."""
-    return isinstance(annotation, type) and (attrs.has(annotation) or dataclasses.is_dataclass(annotation))
-
-
 def _check_kind(tool: str, parameter: inspect.Parameter) -> None:
     kind = parameter.kind
     if kind is inspect.Parameter.VAR_POSITIONAL:
@@ -268,51 +155,48 @@ def _unsupported_message(tool: str, parameter: str, annotation: Any, exc: _Unsup
 
 def _schema(annotation: Any, classes: tuple[type, ...]) -> dict[str, Any]:
     """The schema of one annotation; ``classes`` are those being inlined around it (to catch recursion)."""
-    annotation, note = unwrap(annotation)
-    schema = _bare_schema(annotation, classes)
-    if note is not None:
-        schema["description"] = note
+    shape = read(annotation)
+    schema = _bare_schema(shape, classes)
+    if shape.note is not None:
+        schema["description"] = shape.note
     return schema
 
 
-def _bare_schema(annotation: Any, classes: tuple[type, ...]) -> dict[str, Any]:
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin is Literal:  # first: a Literal of unhashable values cannot be looked up below
+def _bare_schema(shape: Shape, classes: tuple[type, ...]) -> dict[str, Any]:
+    kind, annotation, args = shape.kind, shape.annotation, shape.args
+    if kind == "literal":
         values = [_literal_value(annotation, arg) for arg in args]
         return {"const": values[0]} if len(values) == 1 else {"enum": values}
-    if annotation is Any:
+    if kind == "any":
         return {}
-    if annotation is None:
-        return {"type": "null"}
-    if annotation in _SCALARS:
-        return dict(_SCALARS[annotation])
-    if origin in (Union, types.UnionType):
+    if kind in ("null", "scalar"):
+        return dict(_SCALARS[type(None) if annotation is None else annotation])
+    if kind == "union":
         return {"anyOf": [_schema(arg, classes) for arg in args]}
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+    if kind == "enum":
         return _enum_schema(annotation)
-    if annotation in ARRAY_TYPES or origin in ARRAY_TYPES:
-        return _array_schema(args[0] if args else Any, classes)
-    if annotation in SET_TYPES or origin in SET_TYPES:
-        item = args[0] if args else Any
-        if not _hashable(item):
+    if kind == "array":
+        return _array_schema(shape.item, classes)
+    if kind == "set":
+        if not _hashable(shape.item):
             raise _Unsupported.no_schema(
                 annotation,
                 "list[...]: the items of a set must be strings, numbers, "
                 "booleans, null, dates, enums or tuples of those",
             )
-        return {**_array_schema(item, classes), "uniqueItems": True}
-    if annotation is tuple or origin is tuple:
-        return _tuple_schema(annotation, args, classes)
-    if annotation in MAPPING_TYPES or origin in MAPPING_TYPES:
-        if args and unwrap(args[0])[0] is not str:
+        return {**_array_schema(shape.item, classes), "uniqueItems": True}
+    if kind == "tuple":
+        return _tuple_schema(shape, classes)
+    if kind == "mapping":
+        if args and read(args[0]).annotation is not str:
             raise _Unsupported.no_schema(annotation, "dict[str, ...]: the keys of a JSON object are strings")
         value_schema = _schema(args[1], classes) if args else {}
         if not value_schema:
             return {"type": "object"}
         return {"type": "object", "additionalProperties": value_schema}
-    if typing.is_typeddict(annotation):
+    if kind == "typeddict":
         return _typeddict_schema(annotation, classes)
-    if is_record_class(annotation):
+    if kind == "record":
         return _class_schema(annotation, classes)
     raise _Unsupported.no_schema(annotation, _HINTS.get(annotation, _SUPPORTED))
 
@@ -341,10 +225,11 @@ def _array_schema(item: Any, classes: tuple[type, ...]) -> dict[str, Any]:
     return {"type": "array", "items": items} if items else {"type": "array"}
 
 
-def _tuple_schema(annotation: Any, args: tuple[Any, ...], classes: tuple[type, ...]) -> dict[str, Any]:
+def _tuple_schema(shape: Shape, classes: tuple[type, ...]) -> dict[str, Any]:
+    annotation, args = shape.annotation, shape.args
     if annotation is tuple:  # bare ``tuple``: any items
         return {"type": "array"}
-    if len(args) == 2 and args[1] is Ellipsis:
+    if shape.variadic:
         return _array_schema(args[0], classes)
     if Ellipsis in args:
         raise _Unsupported.no_schema(annotation, "tuple[T, ...] or a tuple of fixed length")
@@ -379,9 +264,9 @@ def _typeddict_schema(cls: Any, classes: tuple[type, ...]) -> dict[str, Any]:
 
 def _marked_required(hint: Any) -> bool | None:
     """True for ``Required[...]``, False for ``NotRequired[...]`` (also inside ``Annotated``), else None."""
-    while typing.get_origin(hint) in (Annotated, *_REQUIREDNESS):
+    while typing.get_origin(hint) in (Annotated, *REQUIREDNESS):
         if typing.get_origin(hint) is not Annotated:
-            return bool(typing.get_origin(hint) is _REQUIREDNESS[0])
+            return bool(typing.get_origin(hint) is REQUIREDNESS[0])
         hint = typing.get_args(hint)[0]
     return None
 
@@ -415,7 +300,7 @@ def _add_default(schema: dict[str, Any], default: Any) -> None:
         default = default.value
     if isinstance(default, tuple):
         default = list(default)
-    if _is_plain_json(default):
+    if is_plain_json(default):
         schema["default"] = default
 
 
@@ -425,24 +310,13 @@ def _is_json_scalar(value: Any) -> bool:
     return value is None or type(value) in (str, int, bool)
 
 
-def _is_plain_json(value: Any) -> bool:
-    if type(value) is list:
-        return all(_is_plain_json(item) for item in value)
-    if type(value) is dict:
-        return all(type(key) is str and _is_plain_json(item) for key, item in value.items())
-    return _is_json_scalar(value)
-
-
 def _hashable(annotation: Any) -> bool:
     """Whether values structured to this annotation can go in a set."""
-    annotation = unwrap(annotation)[0]
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if annotation in _SCALARS or annotation is None or origin is Literal:
+    shape = read(annotation)
+    if shape.kind in ("null", "scalar", "literal", "enum"):
         return True
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return True
-    if origin in (Union, types.UnionType):
-        return all(_hashable(arg) for arg in args)
-    if origin is tuple:
-        return all(arg is Ellipsis or _hashable(arg) for arg in args)
+    if shape.kind == "union":
+        return all(_hashable(arg) for arg in shape.args)
+    if shape.kind == "tuple" and shape.annotation is not tuple:
+        return all(arg is Ellipsis or _hashable(arg) for arg in shape.args)
     return False

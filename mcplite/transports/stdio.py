@@ -16,12 +16,11 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
-from mcplite.dispatch import Connection
-
-if TYPE_CHECKING:
-    from mcplite.server import McpServer
+from mcplite.engine.connection import Connection
+from mcplite.engine.handlers import Engine
+from mcplite.transports.logs import log_to_stderr
 
 log = logging.getLogger("mcplite.server")
 
@@ -81,7 +80,7 @@ def _read_messages(
         on_eof()
 
 
-async def serve_connection(server: McpServer, stream: BinaryIO, out_fd: int, shutdown_grace: float) -> None:
+async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdown_grace: float) -> None:
     """Serve one client over a byte stream and a file descriptor until either side ends."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -95,7 +94,7 @@ async def serve_connection(server: McpServer, stream: BinaryIO, out_fd: int, shu
         return call
 
     output = _Output(out_fd, threadsafe(stop.set))
-    connection = Connection(server, output.write)
+    connection = Connection(engine, output.write)
 
     signals = []
     for number in (signal.SIGINT, signal.SIGTERM):
@@ -108,7 +107,7 @@ async def serve_connection(server: McpServer, stream: BinaryIO, out_fd: int, shu
         target=_read_messages,
         args=(
             stream,
-            server.max_message_size,
+            engine.max_message_size,
             threadsafe(connection.receive),
             threadsafe(connection.reject_oversize),
             threadsafe(eof.set),
@@ -130,14 +129,9 @@ async def serve_connection(server: McpServer, stream: BinaryIO, out_fd: int, shu
             loop.remove_signal_handler(number)
 
 
-def serve_stdio(server: McpServer, *, shutdown_grace: float = 5.0) -> None:
-    """Serve ``server`` on this process's stdin and stdout (blocking)."""
-    mcplite_log = logging.getLogger("mcplite")
-    if not mcplite_log.handlers and not logging.getLogger().handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
-        mcplite_log.addHandler(handler)
-        mcplite_log.setLevel(logging.INFO)
+def serve_stdio(engine: Engine, *, shutdown_grace: float = 5.0) -> None:
+    """Serve ``engine`` on this process's stdin and stdout (blocking)."""
+    log_to_stderr()
     sys.stdout.flush()
     out_fd = os.dup(1)
     os.dup2(2, 1)
@@ -146,7 +140,7 @@ def serve_stdio(server: McpServer, *, shutdown_grace: float = 5.0) -> None:
         # return. sys.stdin's buffer would abort the interpreter at exit (its lock is held), and
         # closing this one would wait for that read.
         stdin = os.fdopen(os.dup(0), "rb")
-        asyncio.run(serve_connection(server, stdin, out_fd, shutdown_grace))
+        asyncio.run(serve_connection(engine, stdin, out_fd, shutdown_grace))
     finally:
         sys.stdout.flush()
         os.dup2(out_fd, 1)

@@ -24,7 +24,7 @@ import pandas as pd
 
 import rvalues as rv
 from mcplite import Context, McpServer, ToolAnnotations, content_image, content_text, tool_result
-from mcplite.types import CallToolResult
+from mcplite.protocol.types import CallToolResult
 
 Operator = Literal["==", "!=", "<", "<=", ">", ">="]
 Stat = Literal["mean", "median", "min", "max", "count"]
@@ -241,6 +241,7 @@ def plot_histogram(column: str, bins: int = 20) -> CallToolResult:
 
 def _histogram_png(values: Any, column: str, bins: int) -> bytes:
     """The PNG bytes of a histogram, drawn with matplotlib's Agg canvas (no pyplot, no global state)."""
+    # matplotlib is slow to import and only this tool draws: load it on the first histogram
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -1,6 +1,6 @@
 """The other results a server sends: ``initialize``, ``server/discover`` and ``tools/list``.
 
-Like the tool results in :mod:`mcplite.types`, these are immutable attrs classes with snake-case
+Like the tool results in :mod:`mcplite.protocol.types`, these are immutable attrs classes with snake-case
 fields; ``to_wire(protocol_version)`` gives what a client of that version receives.
 
 >>> server = Implementation("flights", "1.0.0", title="Flights")
@@ -15,7 +15,8 @@ from typing import Any
 import attrs
 from attrs import validators as v
 
-from mcplite.types import Icon, Tool, check_plain_json, wire_form
+from mcplite.protocol.checks import check_plain_json
+from mcplite.protocol.types import Icon, Tool, wire_form
 
 _optional_str = v.optional(v.instance_of(str))
 

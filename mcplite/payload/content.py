@@ -15,7 +15,8 @@ import base64
 import datetime as dt
 from typing import Any
 
-from mcplite.types import (
+from mcplite.protocol.checks import shown
+from mcplite.protocol.types import (
     Annotations,
     AudioContent,
     BlobResourceContents,
@@ -25,7 +26,6 @@ from mcplite.types import (
     ResourceLink,
     TextContent,
     TextResourceContents,
-    shown,
 )
 from rvalues import Raw
 from rvalues.model.strings import check_text

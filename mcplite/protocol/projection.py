@@ -25,7 +25,7 @@ link as its name, URI and description; an audio block as a note naming its MIME 
 ``_meta`` exists in every version and is kept.
 
 The protocol classes' ``to_wire`` methods call the functions here, which this module registers
-with :func:`mcplite.types.register_wire_form` (the classes do not import it).
+with :func:`mcplite.protocol.types.register_wire_form` (the classes do not import it).
 
 >>> from mcplite import tool_result
 >>> tool_result(structured_content=["a", "b"]).to_wire("2025-06-18")
@@ -40,45 +40,22 @@ from typing import Any
 
 import attrs
 
-from mcplite.converter import converter
-from mcplite.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
-from mcplite.types import (
+from mcplite.protocol.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
+from mcplite.protocol.types import (
     ABSENT,
     Annotations,
     AudioContent,
     CallToolResult,
     EmbeddedResource,
+    EncodedJson,
     ResourceLink,
     TextContent,
     Tool,
     register_wire_form,
 )
-
-PROTOCOL_VERSIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
-"""The protocol versions mcplite can project to, oldest first."""
-
-LEGACY_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS[:4]
-"""The versions agreed once with an ``initialize`` handshake."""
-
-MODERN_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS[4:]
-"""The stateless versions: each request names its version in ``_meta``."""
-
-LATEST_LEGACY_VERSION = LEGACY_VERSIONS[-1]
-"""The version ``initialize`` answers when the client asks for one mcplite does not speak."""
-
-SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
-
-
-def check_version(protocol_version: Any) -> str:
-    """Refuse a protocol version mcplite does not know."""
-    if protocol_version not in PROTOCOL_VERSIONS:
-        known = ", ".join(PROTOCOL_VERSIONS)
-        raise ValueError(f"unknown MCP protocol version {protocol_version!r}; mcplite knows {known}")
-    return str(protocol_version)
-
-
-def _since(protocol_version: str, first: str) -> bool:
-    return PROTOCOL_VERSIONS.index(protocol_version) >= PROTOCOL_VERSIONS.index(first)
+from mcplite.protocol.versions import SERVER_INFO_KEY, check_version, is_modern
+from mcplite.protocol.versions import since as _since
+from mcplite.protocol.wire import converter
 
 
 def _annotations(annotations: Annotations | None, version: str) -> Annotations | None:
@@ -125,18 +102,16 @@ def project_block(block: Any, version: str) -> Any:
 def project_result(result: CallToolResult, protocol_version: str) -> CallToolResult:
     """The result as ``protocol_version`` can carry it (a new object; the original is unchanged)."""
     version = check_version(protocol_version)
-    structured = result.structured_content
+    structured = result.structured
     if not _since(version, "2025-06-18"):
         structured = ABSENT
-    elif not _since(version, "2026-07-28") and not isinstance(structured, dict):
-        structured = ABSENT
-    return CallToolResult.from_encoded(
-        [project_block(b, version) for b in result.content],
-        structured,
-        is_error=result.is_error,
-        meta=result.meta,
+    elif not _since(version, "2026-07-28") and isinstance(structured, EncodedJson):
+        structured = structured if structured.is_object else ABSENT
+    return attrs.evolve(
+        result,
+        content=[project_block(b, version) for b in result.content],
+        structured_content=structured,
         result_type="complete" if _since(version, "2026-07-28") else None,
-        structured_json=result.structured_json,
     )
 
 
@@ -148,39 +123,19 @@ def result_to_wire(result: CallToolResult, protocol_version: str) -> dict[str, A
     return converter.unstructure(project_result(result, protocol_version))  # type: ignore[no-any-return]
 
 
-def result_wire_parts(result: CallToolResult, protocol_version: str) -> tuple[dict[str, Any], str | None]:
-    """The wire dict of a result without ``structuredContent``, and that field's JSON text as it
-    was encoded (None: the version does not carry it, or the text is unknown and the dict keeps it).
+def result_parts(result: CallToolResult, protocol_version: str) -> tuple[dict[str, Any], EncodedJson | None]:
+    """The wire dict of a result without ``structuredContent``, and that field as it was encoded
+    (None when the version does not carry it): a server writes the text into its line as it is.
 
     >>> from mcplite import tool_result
-    >>> wire, text = result_wire_parts(tool_result(structured_content={"n": 1e15}), "2026-07-28")
-    >>> "structuredContent" in wire, text
+    >>> wire, encoded = result_parts(tool_result(structured_content={"n": 1e15}), "2026-07-28")
+    >>> "structuredContent" in wire, encoded.text
     (False, '{"n":1e+15}')
     """
     projected = project_result(result, protocol_version)
-    wire: dict[str, Any] = converter.unstructure(projected)
-    text = projected.structured_json
-    if text is not None and "structuredContent" in wire:
-        del wire["structuredContent"]
-        return wire, text
-    return wire, None
-
-
-def splice_structured(line: bytes, structured_json: str) -> bytes:
-    """Add ``"structuredContent": <text>`` to the result object that closes a JSON-RPC response line
-    (``{..., "result": {...}}``, as ``mcplite.jsonrpc.encode_line`` writes it), text as it is.
-
-    >>> splice_structured(b'{"id":1,"result":{"content":[]}}\\n', '{"a":1e+05}')
-    b'{"id":1,"result":{"content":[],"structuredContent":{"a":1e+05}}}\\n'
-    """
-    body = line.rstrip(b"\n")
-    # an unescaped '"result":{' is structure (quotes inside JSON strings are escaped)
-    if not body.endswith(b"}}") or b'"result":{' not in body:
-        raise ValueError(f"splice_structured: not a response line ending in its result: {line[-40:]!r}")
-    head = body[:-2]
-    comma = b"" if head.endswith(b"{") else b","
-    tail = line[len(body) :]
-    return head + comma + b'"structuredContent":' + structured_json.encode("utf-8") + b"}}" + tail
+    structured = projected.structured
+    wire: dict[str, Any] = converter.unstructure(attrs.evolve(projected, structured_content=ABSENT))
+    return wire, structured if isinstance(structured, EncodedJson) else None
 
 
 def project_tool(tool: Tool, protocol_version: str) -> Tool:
@@ -202,11 +157,6 @@ def project_tool(tool: Tool, protocol_version: str) -> Tool:
 def tool_to_wire(tool: Tool, protocol_version: str) -> dict[str, Any]:
     """The wire dict of a tool for ``protocol_version``."""
     return converter.unstructure(project_tool(tool, protocol_version))  # type: ignore[no-any-return]
-
-
-def is_modern(protocol_version: str) -> bool:
-    """Whether ``protocol_version`` is stateless (2026-07-28 and later)."""
-    return _since(check_version(protocol_version), MODERN_VERSIONS[0])
 
 
 def implementation_to_wire(implementation: Implementation, protocol_version: str) -> dict[str, Any]:

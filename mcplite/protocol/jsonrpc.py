@@ -1,4 +1,4 @@
-"""JSON-RPC 2.0 framing for MCP: strict parsing of one message, strict encoding of one line, error codes.
+"""JSON-RPC 2.0 framing, knowing nothing of MCP: strict parsing of a message, strict lines, error codes.
 
 Incoming text must be UTF-8 JSON without ``NaN`` or ``Infinity``; outgoing lines are compact,
 UTF-8, end with one newline and never contain a bare non-finite number.
@@ -8,7 +8,7 @@ b'{"jsonrpc":"2.0","id":1,"result":{"ok":true}}\\n'
 >>> parse_message(b'{"x": NaN}')
 Traceback (most recent call last):
 ...
-mcplite.jsonrpc.RpcError: Parse error: NaN is not JSON
+mcplite.protocol.jsonrpc.RpcError: Parse error: NaN is not JSON
 """
 
 from __future__ import annotations
@@ -96,3 +96,21 @@ def encode_line(message: dict[str, Any]) -> bytes:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError as err:
         raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
+
+
+def encode_result_line(request_id: RequestId, result: dict[str, Any], written: dict[str, bytes]) -> bytes:
+    """A successful response line whose result also has the members in ``written``, each value JSON
+    bytes written already: they go into the line as they are, never parsed or escaped again.
+
+    Raises ``ValueError`` as :func:`encode_line` does.
+
+    >>> encode_result_line(7, {"content": []}, {"data": b'{"a":1e+05}'})
+    b'{"jsonrpc":"2.0","id":7,"result":{"content":[],"data":{"a":1e+05}}}\\n'
+    """
+    head = encode_line({"jsonrpc": "2.0", "id": request_id, "result": result})
+    if not written:
+        return head
+    members = b",".join(json.dumps(name).encode("utf-8") + b":" + value for name, value in written.items())
+    # the line ends with the result's closing brace, the message's, and the newline
+    body = head[:-3]
+    return body + (b"" if body.endswith(b"{") else b",") + members + b"}}\n"

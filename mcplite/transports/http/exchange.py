@@ -19,7 +19,8 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from mcplite.dispatch import Answer
+from mcplite.engine.connection import Answer, Connection
+from mcplite.protocol.jsonrpc import RequestId, is_request_id
 
 log = logging.getLogger("mcplite.server")
 
@@ -170,3 +171,53 @@ async def stream_answer(
         inbox.closed = True
         if getter is not None:
             getter.cancel()
+
+
+async def exchange(
+    connection: Connection,
+    message: Any,
+    receive: Receive,
+    send: Send,
+    *,
+    status_of: Callable[[Answer], int],
+    keepalive: float,
+    headers: list[tuple[bytes, bytes]],
+    on_leave: Callable[[asyncio.Task[Answer | None], RequestId | None], None],
+) -> None:
+    """Answer one message with JSON or SSE; ``on_leave`` gets the work still running when the
+    client leaves (or the server stops) before the answer."""
+    loop = asyncio.get_running_loop()
+    inbox = Inbox(loop)
+    work = loop.create_task(connection.respond(message, inbox.notify))
+    work.add_done_callback(inbox.answered)
+    watcher = loop.create_task(watch_disconnect(receive, inbox))
+    try:
+        await stream_answer(
+            inbox,
+            send,
+            status_of=status_of,
+            headers=headers,
+            keepalive=keepalive,
+            answer_owed=owes_answer(message),
+        )
+    finally:
+        watcher.cancel()
+        if not work.done():
+            on_leave(work, request_id(message))
+
+
+def is_request(message: Any) -> bool:
+    return isinstance(message, dict) and "method" in message and "id" in message
+
+
+def owes_answer(message: Any) -> bool:
+    """Whether a message (or a batch) holds a request, which is owed an answer."""
+    if isinstance(message, list):
+        return any(is_request(item) for item in message)
+    return is_request(message)
+
+
+def request_id(message: Any) -> RequestId | None:
+    """A message's id, where it is a valid one."""
+    found = message.get("id") if isinstance(message, dict) else None
+    return found if is_request_id(found) else None
