@@ -27,7 +27,6 @@ from mcplite.protocol.messages import Implementation, ListToolsResult
 from mcplite.protocol.types import ToolAnnotations
 from mcplite.tools.registry import RegisteredTool, ToolRegistry
 from mcplite.transports.http.app import McpHttpApp
-from mcplite.transports.http.guards import Authenticate
 from mcplite.transports.http.serve import serve_http
 from mcplite.transports.stdio import serve_stdio
 
@@ -199,21 +198,22 @@ class McpServer:
         host: str = "127.0.0.1",
         port: int = 8000,
         shutdown_grace: float = 5.0,
-        allowed_origins: Iterable[str] = (),
-        authenticate: Authenticate | None = None,
+        **http_settings: Any,
     ) -> None:
         """Serve on stdio (the default) or, with ``transport="http"``, on ``http://host:port/mcp``.
 
         stdio serves until end of input, SIGINT or SIGTERM; on end of input, calls in flight get
         ``shutdown_grace`` seconds to finish, on a signal they are cancelled at once. HTTP (the
         ``http`` extra: uvicorn) serves until SIGINT or SIGTERM, giving requests in flight
-        ``shutdown_grace`` seconds; ``allowed_origins`` and ``authenticate`` are as for
-        :meth:`asgi_app`.
+        ``shutdown_grace`` seconds; ``http_settings`` (``allowed_origins``, ``authenticate``, ...)
+        are those of :meth:`asgi_app`.
         """
         if transport == "stdio":
+            if http_settings:
+                raise TypeError(f"McpServer.run: stdio takes no HTTP settings ({', '.join(http_settings)})")
             serve_stdio(self.engine, shutdown_grace=shutdown_grace)
         elif transport == "http":
-            app = self.asgi_app(allowed_origins=allowed_origins, authenticate=authenticate)
+            app = self.asgi_app(**http_settings)
             serve_http(app, host=host, port=port, shutdown_grace=shutdown_grace)
         else:
             raise ValueError(f"McpServer.run: transport must be 'stdio' or 'http', not {transport!r}")

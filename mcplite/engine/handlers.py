@@ -217,10 +217,18 @@ class Engine:
         self.instructions = instructions
         self.cache_ttl_ms = cache_ttl_ms
         self.max_message_size = max_message_size
+        self._server_info_wire: dict[str, dict[str, Any]] = {}
 
     def capabilities(self) -> dict[str, Any]:
         """What this server offers, from its handler table."""
         return self.handlers.capabilities()
+
+    def server_info_wire(self, protocol_version: str) -> dict[str, Any]:
+        """``serverInfo`` as ``protocol_version`` writes it (made once per version; do not change it)."""
+        found = self._server_info_wire.get(protocol_version)
+        if found is None:
+            found = self._server_info_wire[protocol_version] = self.server_info.to_wire(protocol_version)
+        return found
 
     def __repr__(self) -> str:
         return f"Engine({self.server_info.name!r}, methods={list(self.handlers.methods)})"

@@ -53,7 +53,7 @@ def stamp(result: dict[str, Any], request: Request) -> dict[str, Any]:
         return result
     result.setdefault("resultType", "complete")
     meta = dict(result.get("_meta") or {})
-    meta.setdefault(SERVER_INFO_KEY, request.engine.server_info.to_wire(request.version))
+    meta.setdefault(SERVER_INFO_KEY, request.engine.server_info_wire(request.version))
     result["_meta"] = meta
     return result
 

@@ -96,21 +96,33 @@ def project_block(block: Any, version: str) -> Any:
         changes["icons"] = None
     if isinstance(block, EmbeddedResource) and not modern:
         changes["resource"] = attrs.evolve(block.resource, meta=None)
+    if all(getattr(block, name) is value for name, value in changes.items()):
+        return block  # the version carries the block as it is
     return attrs.evolve(block, **changes)
 
 
-def project_result(result: CallToolResult, protocol_version: str) -> CallToolResult:
-    """The result as ``protocol_version`` can carry it (a new object; the original is unchanged)."""
+def structured_for(result: CallToolResult, protocol_version: str) -> EncodedJson | None:
+    """The structured content ``protocol_version`` carries of a result (objects only before
+    2026-07-28, none before 2025-06-18)."""
     version = check_version(protocol_version)
     structured = result.structured
-    if not _since(version, "2025-06-18"):
-        structured = ABSENT
-    elif not _since(version, "2026-07-28") and isinstance(structured, EncodedJson):
-        structured = structured if structured.is_object else ABSENT
+    if not isinstance(structured, EncodedJson) or not _since(version, "2025-06-18"):
+        return None
+    if not _since(version, "2026-07-28") and not structured.is_object:
+        return None
+    return structured
+
+
+def project_result(
+    result: CallToolResult, protocol_version: str, *, structured: bool = True
+) -> CallToolResult:
+    """The result as ``protocol_version`` can carry it (a new object; the original is unchanged);
+    ``structured=False`` leaves the structured content out whatever the version."""
+    version = check_version(protocol_version)
     return attrs.evolve(
         result,
         content=[project_block(b, version) for b in result.content],
-        structured_content=structured,
+        structured_content=(structured_for(result, version) if structured else None) or ABSENT,
         result_type="complete" if _since(version, "2026-07-28") else None,
     )
 
@@ -132,10 +144,8 @@ def result_parts(result: CallToolResult, protocol_version: str) -> tuple[dict[st
     >>> "structuredContent" in wire, encoded.text
     (False, '{"n":1e+15}')
     """
-    projected = project_result(result, protocol_version)
-    structured = projected.structured
-    wire: dict[str, Any] = converter.unstructure(attrs.evolve(projected, structured_content=ABSENT))
-    return wire, structured if isinstance(structured, EncodedJson) else None
+    wire: dict[str, Any] = converter.unstructure(project_result(result, protocol_version, structured=False))
+    return wire, structured_for(result, protocol_version)
 
 
 def project_tool(tool: Tool, protocol_version: str) -> Tool:
