@@ -102,9 +102,10 @@ class RegisteredTool:
     async def call_async(self, kwargs: dict[str, Any], context: Context) -> Any:
         return await self.function(**self._with_context(kwargs, context))
 
-    def to_result(self, value: Any, options: JsonOptions) -> CallToolResult:
-        """The tool's return value as a result, under the payload options the request read once;
-        with an output schema, the value is the structured content."""
+    def to_result(self, value: Any, options: JsonOptions | None = None) -> CallToolResult:
+        """The tool's return value as a result, under the payload options the request read once
+        (``options``; those in force when not given); with an output schema, the value is the
+        structured content."""
         if self.structured and not isinstance(value, CallToolResult):
             return tool_result(structured_content=value, options=options)
         return as_tool_result(value, options)
