@@ -2,7 +2,7 @@
 ``content_resource_link()`` and ``content_resource()``.
 
 Binary data may be given as bytes (encoded to base64 here) or as a base64 string (checked).
-Annotations may be an :class:`~mcplite.types.Annotations` or a dict with the keys ``audience``,
+Annotations may be an :class:`~mcplite.protocol.types.Annotations` or a dict with the keys ``audience``,
 ``priority`` and ``last_modified`` (``lastModified`` is accepted too).
 
 >>> content_text("hello", annotations={"audience": ["user"]}).annotations

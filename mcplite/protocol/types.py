@@ -74,7 +74,7 @@ def register_wire_form(cls: type, to_wire: WireForm) -> None:
     """Make ``obj.to_wire(version)`` call ``to_wire(obj, version)`` for instances of ``cls``.
 
     :mod:`mcplite.protocol.projection` registers the projections of these classes (and of
-    :mod:`mcplite.messages`' results), so that the classes declare and nothing points back up.
+    :mod:`mcplite.protocol.messages`' results), so that the classes declare and nothing points back up.
     """
     _WIRE_FORMS[cls] = to_wire
 
