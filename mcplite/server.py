@@ -15,13 +15,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar, overload
 
 from mcplite.engine.handlers import Engine, HandlerTable
 from mcplite.engine.methods import standard_table
-from mcplite.engine.workers import Workers
+from mcplite.engine.workers import Workers, default_size
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
 from mcplite.protocol.types import ToolAnnotations
@@ -38,7 +37,8 @@ class McpServer:
 
     ``page_size`` tools go in one ``tools/list`` page; ``cache_ttl_ms`` is how long a 2026-07-28
     client may cache listings; ``max_message_size`` bounds one incoming message (bytes);
-    ``workers`` is how many sync tools may run at once.
+    ``workers`` is how many sync tools may run at once (default: 4 per core, at least 32); a call
+    whose client left or cancelled before a worker was free never starts.
     """
 
     def __init__(
@@ -63,7 +63,7 @@ class McpServer:
             server_info,
             standard_table(),
             ToolRegistry(page_size),
-            Workers(workers or min(32, (os.cpu_count() or 1) + 4)),
+            Workers(default_size() if workers is None else workers),
             instructions=instructions,
             cache_ttl_ms=cache_ttl_ms,
             max_message_size=max_message_size,

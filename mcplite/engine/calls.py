@@ -100,6 +100,8 @@ async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any
 
 
 def _run_sync(request: Request, tool: RegisteredTool, kwargs: dict[str, Any], context: Context) -> bytes:
+    if context.cancelled:  # cancelled while it waited for a worker: its answer is never sent
+        return b""
     try:
         value = tool.call_sync(kwargs, context)
     except Exception as err:
