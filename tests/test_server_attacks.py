@@ -11,16 +11,20 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import mcplite
 from mcplite.http import McpHttpApp
+from tests.servers import hostile
+from tests.test_server_stdio import Wire
 
 httpx = pytest.importorskip("httpx")
 uvicorn = pytest.importorskip("uvicorn")
 
+HOSTILE = Path(hostile.__file__)
 MODERN = "2026-07-28"
 META = {
     "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -123,3 +127,25 @@ def test_calls_whose_clients_hung_up_never_start(serve: Any) -> None:
 def test_the_worker_pool_follows_the_machine_and_is_configurable() -> None:
     assert mcplite.McpServer("x").workers._size == max(32, 4 * (os.cpu_count() or 1))
     assert mcplite.McpServer("x", workers=3).workers._size == 3
+
+
+# -- over stdio ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def wire() -> Iterator[Wire]:
+    wire = Wire(HOSTILE)
+    try:
+        yield wire
+    finally:
+        wire.kill()
+
+
+def test_a_tools_child_process_reads_dev_null_not_the_protocol(wire: Wire) -> None:
+    wire.initialize("2025-06-18")
+    call = wire.send_request("tools/call", {"name": "child_stdin", "arguments": {}})
+    pings = [wire.send_request("ping") for _ in range(5)]
+    assert wire.response(call)["result"]["content"][0]["text"] == "null"
+    assert all(wire.response(ping)["result"] == {} for ping in pings)
+    assert wire.close() == 0
+    wire.check_clean()

@@ -96,9 +96,9 @@ def key(request_id: Any) -> tuple[str, Any]:
 class Wire:
     """A server process and strict readers of its stdout and stderr."""
 
-    def __init__(self, **env: str) -> None:
+    def __init__(self, script: Path = SERVER, **env: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(SERVER)],
+            [sys.executable, str(script)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

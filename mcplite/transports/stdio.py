@@ -2,7 +2,9 @@
 
 While it serves, file descriptor 1 points at stderr, so a tool's ``print()`` (or a C library's
 write to stdout) can never corrupt the protocol stream; the protocol lines go to a private
-duplicate of the original stdout. It stops at end of input (calls in flight get a grace period),
+duplicate of the original stdout. File descriptor 0 points at ``/dev/null``, so a child process a
+tool starts (``git``, ``ssh``, a pager) can never read the client's messages; they are read
+from a private duplicate of the original stdin. It stops at end of input (calls in flight get a grace period),
 on SIGINT or SIGTERM (calls are cancelled), or when the client stops reading.
 """
 
@@ -134,14 +136,20 @@ def serve_stdio(engine: Engine, *, shutdown_grace: float = 5.0) -> None:
     log_to_stderr()
     sys.stdout.flush()
     out_fd = os.dup(1)
+    in_fd = os.dup(0)
     os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     try:
         # A private reader, never closed: the reader thread may still be blocked in it when we
         # return. sys.stdin's buffer would abort the interpreter at exit (its lock is held), and
         # closing this one would wait for that read.
-        stdin = os.fdopen(os.dup(0), "rb")
+        stdin = os.fdopen(os.dup(in_fd), "rb")
         asyncio.run(serve_connection(engine, stdin, out_fd, shutdown_grace))
     finally:
         sys.stdout.flush()
         os.dup2(out_fd, 1)
         os.close(out_fd)
+        os.dup2(in_fd, 0)
+        os.close(in_fd)
