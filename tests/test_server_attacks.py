@@ -149,3 +149,43 @@ def test_a_tools_child_process_reads_dev_null_not_the_protocol(wire: Wire) -> No
     assert all(wire.response(ping)["result"] == {} for ping in pings)
     assert wire.close() == 0
     wire.check_clean()
+
+
+# -- 3. huge integers --------------------------------------------------------------------------------------
+
+HUGE = "9" * 5000
+
+
+def test_huge_integers_over_stdio_are_parse_errors_and_the_server_keeps_serving(wire: Wire) -> None:
+    wire.initialize("2025-06-18")
+    wire.send(f'{{"jsonrpc":"2.0","id":{HUGE},"method":"ping"}}\n'.encode())
+    assert wire.orphan()["error"]["code"] == -32700
+    call = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo"}})
+    wire.send(call.replace('"echo"', f'"echo", "arguments": {{"x": {HUGE}}}').encode() + b"\n")
+    error = wire.orphan()["error"]
+    assert error["code"] == -32700 and "digits" in error["message"]
+    for cursor in ["²", HUGE, "-1", "1.0"]:
+        assert wire.error("tools/list", {"cursor": cursor})["code"] == -32602
+    assert wire.result("ping") == {}
+    assert wire.close() == 0
+    wire.check_clean()
+
+
+def test_huge_integers_over_http_are_400(serve: Any) -> None:
+    server = mcplite.McpServer("ints")
+
+    @server.tool
+    def echo(x: int) -> int:
+        """Return the integer."""
+        return x
+
+    url = serve(server.asgi_app()) + "/mcp"
+    body = json.dumps(modern_call(1, "echo", {"x": 1})).replace('"x": 1', f'"x": {HUGE}')
+    answer = httpx.post(url, content=body, headers=modern_headers("echo"))
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == -32700
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"cursor": "²", "_meta": META}}
+    headers = {**HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"}
+    refused = httpx.post(url, json=listing, headers=headers)
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == -32602
+    fine = httpx.post(url, json=modern_call(3, "echo", {"x": 5}), headers=modern_headers("echo"))
+    assert fine.json()["result"]["content"][0]["text"] == text_of(5)

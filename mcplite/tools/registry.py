@@ -177,7 +177,11 @@ class ToolRegistry:
         """One page of the tool listing; ``cursor`` is the ``nextCursor`` of the page before."""
         offset = 0
         if cursor is not None:
-            if not isinstance(cursor, str) or not cursor.isdigit() or int(cursor) > len(self._tools):
+            if (
+                not isinstance(cursor, str)
+                or not (cursor.isascii() and cursor.isdigit() and len(cursor) <= 18)
+                or int(cursor) > len(self._tools)
+            ):
                 raise RpcError(INVALID_PARAMS, f"Invalid params: unknown cursor {cursor!r:.80}")
             offset = int(cursor)
         tools = [registered.tool for registered in self._tools.values()]
