@@ -38,7 +38,10 @@ class McpServer:
     ``page_size`` tools go in one ``tools/list`` page; ``cache_ttl_ms`` is how long a 2026-07-28
     client may cache listings; ``max_message_size`` bounds one incoming message (bytes);
     ``workers`` is how many sync tools may run at once (default: 4 per core, at least 32); a call
-    whose client left or cancelled before a worker was free never starts.
+    whose client left or cancelled before a worker was free never starts. A tool's unexpected
+    exception reaches the client as a generic message naming the tool (the detail goes to the log;
+    raise :class:`mcplite.ToolError` for a message meant for the client);
+    ``mask_error_details=False`` sends the exception's message, for development.
     """
 
     def __init__(
@@ -52,6 +55,7 @@ class McpServer:
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
         workers: int | None = None,
+        mask_error_details: bool = True,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -67,6 +71,7 @@ class McpServer:
             instructions=instructions,
             cache_ttl_ms=cache_ttl_ms,
             max_message_size=max_message_size,
+            mask_error_details=mask_error_details,
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
 

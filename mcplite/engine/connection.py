@@ -25,6 +25,7 @@ from mcplite.engine.eras import served_as
 from mcplite.engine.handlers import Engine, Era, Request, Result, Session
 from mcplite.engine.lines import encode, error_line, result_line
 from mcplite.payload.rjson import options_in_force
+from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -260,7 +261,7 @@ class Connection:
             if inspect.iscoroutine(reply):
                 reply.close()
             raise RpcError(
-                INVALID_REQUEST, f"Invalid Request: id {request.id!r} belongs to a call in progress"
+                INVALID_REQUEST, f"Invalid Request: id {quoted(request.id)} belongs to a call in progress"
             )
         task = asyncio.get_running_loop().create_task(self._run(request, reply))
         self._running[key] = (task, request.cancelled)

@@ -18,6 +18,7 @@ from typing import Any
 
 from mcplite.payload.converter import converter
 from mcplite.payload.rjson import encode_json, encoded_json, options_in_force, strip_json_class
+from mcplite.protocol.checks import check_utf8
 from mcplite.protocol.types import EncodedJson
 from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
 from rvalues.convert import has_converter
@@ -130,7 +131,7 @@ def ordinary_text(value: Any, options: JsonOptions | None = None) -> str:
     'a\\nNA'
     """
     if isinstance(value, str):
-        return value
+        return check_utf8(value, "return value")
     options = options or options_in_force()
     if can_encode_plain(value, options):
         return encode_value_json(value, "return value", options)

@@ -19,6 +19,26 @@ import attrs
 from attrs import validators as v
 
 
+def cut(text: str, limit: int = 80) -> str:
+    """``text`` where short, else its start and its length: a client's value quoted in a message.
+
+    >>> cut("x" * 1000, 5)
+    'xxxxx... (1000 characters)'
+    """
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def quoted(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` where short; a long str is quoted by its start and its length.
+
+    >>> quoted("y" * 1000, 3)
+    "'yyy'... (1000 characters)"
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    return f"{value!r:.{limit + 40}}"
+
+
 def shown(value: Any) -> str:
     """A value as error messages name it: its type and a short repr.
 
@@ -108,6 +128,31 @@ def one_of(*values: str) -> Validator:
 
 def plain_json(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     check_plain_json(value, f"{type(instance).__name__}: {attribute.name}")
+
+
+def check_utf8(text: str, what: str) -> str:
+    """Refuse a str that UTF-8 cannot encode (a lone surrogate), naming where; return it.
+
+    >>> check_utf8("f\\udcff", "return value")
+    Traceback (most recent call last):
+    ...
+    ValueError: return value holds the lone surrogate '\\udcff' at position 1, which has no UTF-8 encoding
+    """
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(
+                f"{what} holds the lone surrogate {text[err.start]!r} at position {err.start}, "
+                "which has no UTF-8 encoding"
+            ) from None
+    return text
+
+
+def utf8_str(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """A str that can be sent: UTF-8 encodes it."""
+    STR(instance, attribute, value)
+    check_utf8(value, f"{type(instance).__name__}: {attribute.name}")
 
 
 STR = is_a(str, "be a str")

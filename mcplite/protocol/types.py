@@ -37,6 +37,7 @@ from mcplite.protocol.checks import mime as _mime
 from mcplite.protocol.checks import one_of as _one_of
 from mcplite.protocol.checks import plain_json as _plain_json
 from mcplite.protocol.checks import refuse as _refuse
+from mcplite.protocol.checks import utf8_str as _utf8_str
 
 
 class _Absent:
@@ -165,7 +166,7 @@ class TextContent:
     """
 
     type: ClassVar[str] = "text"
-    text: str = attrs.field(validator=_str)
+    text: str = attrs.field(validator=_utf8_str)
     annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
     meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 

@@ -220,13 +220,19 @@ def blocks() -> mcplite.CallToolResult:
 
 @server.tool
 def fail(message: str = "it broke") -> str:
-    """Raise ValueError with this message."""
-    raise ValueError(message)
+    """Raise ToolError with this message (for the client)."""
+    raise mcplite.ToolError(message)
 
 
 @server.tool
 async def async_fail(message: str = "async broke") -> str:
-    """Raise RuntimeError with this message, asynchronously."""
+    """Raise ToolError with this message, asynchronously."""
+    raise mcplite.ToolError(message)
+
+
+@server.tool
+def crash(message: str = "db password is hunter2") -> str:
+    """Raise RuntimeError with this message (unexpected: masked for the client)."""
     raise RuntimeError(message)
 
 

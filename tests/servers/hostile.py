@@ -12,7 +12,7 @@ import time
 
 import mcplite
 
-server = mcplite.McpServer("hostile")
+server = mcplite.McpServer("hostile", mask_error_details=os.environ.get("HOSTILE_MASK", "1") != "0")
 
 
 @server.tool

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import RpcError
 
 HEADER_MISMATCH = -32020
@@ -148,13 +149,13 @@ def check_routing_headers(
     if sent is None:
         raise _mismatch("the MCP-Protocol-Version header is missing")
     if sent != version:
-        body = "no protocol version" if version is None else f"protocol version {version!r}"
-        raise _mismatch(f"the MCP-Protocol-Version header says {sent!r} but params._meta has {body}")
+        body = "no protocol version" if version is None else f"protocol version {quoted(version)}"
+        raise _mismatch(f"the MCP-Protocol-Version header says {quoted(sent)} but params._meta has {body}")
     method = message.get("method")
     sent_method = headers.get(METHOD_HEADER, [None])[0]
     if sent_method != method:
-        shown = "is missing" if sent_method is None else f"says {sent_method!r}"
-        raise _mismatch(f"the Mcp-Method header {shown} but the method is {method!r}")
+        shown = "is missing" if sent_method is None else f"says {quoted(sent_method)}"
+        raise _mismatch(f"the Mcp-Method header {shown} but the method is {quoted(method)}")
     param = name_param
     params = message.get("params")
     value = params.get(param) if param is not None and isinstance(params, Mapping) else None
@@ -162,10 +163,10 @@ def check_routing_headers(
         return
     sent_name = headers.get(NAME_HEADER, [None])[0]
     if sent_name is None:
-        raise _mismatch(f"the Mcp-Name header is missing (params.{param} is {value!r})")
+        raise _mismatch(f"the Mcp-Name header is missing (params.{param} is {quoted(value)})")
     try:
         name = decode_header_value(sent_name)
     except ValueError as err:
         raise _mismatch(f"the Mcp-Name header is malformed: {err}") from None
     if name != value:
-        raise _mismatch(f"the Mcp-Name header says {name!r} but params.{param} is {value!r}")
+        raise _mismatch(f"the Mcp-Name header says {quoted(name)} but params.{param} is {quoted(value)}")

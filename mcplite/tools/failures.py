@@ -1,0 +1,20 @@
+""":class:`ToolError`: how a tool sends the client a message meant for it.
+
+Any other exception a tool raises is unexpected: the client gets a generic message naming the
+tool (unless the server was made with ``mask_error_details=False``), and the detail goes to the
+server's log, since exception messages can hold what a client must not see (paths, hosts,
+passwords).
+
+>>> import mcplite
+>>> server = mcplite.McpServer("weather")
+>>> @server.tool
+... def forecast(station: str) -> str:
+...     '''The forecast at a station.'''
+...     raise mcplite.ToolError(f"no station called {station!r}; try 'KSFO'")
+"""
+
+from __future__ import annotations
+
+
+class ToolError(Exception):
+    """An error whose message is sent to the client as it is (a tool execution error, ``isError``)."""
