@@ -326,3 +326,118 @@ def test_an_error_quoting_a_huge_value_is_short(message: dict[str, Any]) -> None
     error = reply.get("error") or {"message": reply["result"]["content"][0]["text"]}
     assert "xxxxxxxx" in json.dumps(error)  # the value is quoted, by its start
     assert len(answered.data) < 3000, answered.data[:300]
+
+
+# -- 5. sessions never closed ------------------------------------------------------------------------------
+
+SESSION_HEADERS = {**HEADERS, "mcp-protocol-version": "2025-06-18"}
+
+
+def _in_process(app: McpHttpApp, script: Any) -> Any:
+    async def run() -> Any:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            return await script(http)
+
+    return asyncio.run(run())
+
+
+async def _initialize(http: Any, token: str | None = None) -> Any:
+    params = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    }
+    headers = {**HEADERS} if token is None else {**HEADERS, "authorization": f"Bearer {token}"}
+    message = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params}
+    return await http.post("/mcp", json=message, headers=headers)
+
+
+def _session_server() -> tuple[mcplite.McpServer, asyncio.Event]:
+    server = mcplite.McpServer("sessions")
+    release = asyncio.Event()
+
+    @server.tool
+    async def wait() -> str:
+        """Wait until released."""
+        await release.wait()
+        return "released"
+
+    return server, release
+
+
+def test_a_full_session_store_evicts_the_least_recently_used_idle_session() -> None:
+    server, release = _session_server()
+    app = server.asgi_app(max_sessions=3)
+
+    async def script(http: Any) -> list[Any]:
+        ids = [(await _initialize(http)).headers["mcp-session-id"] for _ in range(3)]
+        listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        used = await http.post("/mcp", json=listing, headers={**SESSION_HEADERS, "mcp-session-id": ids[0]})
+        fourth = await _initialize(http)  # the least recently used is ids[1], not ids[0]
+        statuses = []
+        for session in ids:
+            answer = await http.post(
+                "/mcp", json=listing, headers={**SESSION_HEADERS, "mcp-session-id": session}
+            )
+            statuses.append(answer.status_code)
+        # every session busy: a call in flight on each of the three
+        live = [ids[0], ids[2], fourth.headers["mcp-session-id"]]
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "wait", "arguments": {}},
+        }
+        calls = [
+            asyncio.ensure_future(
+                http.post("/mcp", json=call, headers={**SESSION_HEADERS, "mcp-session-id": s})
+            )
+            for s in live
+        ]
+        while sum(s.busy() for s in app.sessions._sessions.values()) < 3:
+            await asyncio.sleep(0.01)
+        refused = await _initialize(http)
+        release.set()
+        done = await asyncio.gather(*calls)
+        return [
+            used.status_code,
+            fourth.status_code,
+            statuses,
+            refused.status_code,
+            [d.status_code for d in done],
+        ]
+
+    assert _in_process(app, script) == [200, 200, [200, 404, 200], 503, [200, 200, 200]]
+
+
+def test_a_token_quota_evicts_that_tokens_sessions_only() -> None:
+    server, _ = _session_server()
+
+    async def accept(token: str) -> bool:
+        return token in ("alice", "bob")
+
+    app = server.asgi_app(max_sessions_per_token=2, authenticate=accept)
+
+    async def script(http: Any) -> list[int]:
+        bob = (await _initialize(http, "bob")).headers["mcp-session-id"]
+        alice = [(await _initialize(http, "alice")).headers["mcp-session-id"] for _ in range(5)]
+        listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        statuses = []
+        for token, session in [("bob", bob)] + [("alice", s) for s in alice]:
+            headers = {**SESSION_HEADERS, "mcp-session-id": session, "authorization": f"Bearer {token}"}
+            statuses.append((await http.post("/mcp", json=listing, headers=headers)).status_code)
+        return statuses
+
+    assert _in_process(app, script) == [200, 404, 404, 404, 200, 200]
+
+
+def test_a_flood_of_abandoned_sessions_locks_nobody_out() -> None:
+    app = mcplite.McpServer("flood").asgi_app(max_sessions=200)
+
+    async def script(http: Any) -> list[int]:
+        for _ in range(1000):
+            await _initialize(http)
+        return [(await _initialize(http)).status_code, len(app.sessions)]
+
+    assert _in_process(app, script) == [200, 200]

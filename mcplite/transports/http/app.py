@@ -71,7 +71,9 @@ class McpHttpApp:
         self.path = self.options.path
         self.origins = OriginPolicy(self.options.allowed_origins)
         self.sessions = SessionStore(
-            idle_timeout=self.options.session_idle_timeout, max_sessions=self.options.max_sessions
+            idle_timeout=self.options.session_idle_timeout,
+            max_sessions=self.options.max_sessions,
+            max_per_token=self.options.max_sessions_per_token,
         )
         self._legacy = LegacyEra(self.engine, self.sessions, self.options.sse_keepalive)
 

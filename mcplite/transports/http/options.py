@@ -41,7 +41,9 @@ class HttpOptions:
     ``path`` is the endpoint; ``allowed_origins`` adds browser origins to the loopback ones always
     allowed (``"*"``: any); ``authenticate(token)`` (plain or async) accepts or refuses each
     request's bearer token (401 without a valid one); a legacy session ends after
-    ``session_idle_timeout`` idle seconds, and at most ``max_sessions`` exist at once; an SSE
+    ``session_idle_timeout`` idle seconds, and at most ``max_sessions`` exist at once (and
+    ``max_sessions_per_token`` per bearer token): a new one replaces the least recently used
+    session with no call in flight; an SSE
     stream carries a keep-alive comment every ``sse_keepalive`` seconds.
     """
 
@@ -50,4 +52,5 @@ class HttpOptions:
     authenticate: Authenticate | None = attrs.field(default=None, validator=_authenticate)
     session_idle_timeout: float = 3600.0
     max_sessions: int = 10_000
+    max_sessions_per_token: int | None = None
     sse_keepalive: float = attrs.field(default=15.0, validator=_keepalive)
