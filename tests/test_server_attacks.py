@@ -441,3 +441,77 @@ def test_a_flood_of_abandoned_sessions_locks_nobody_out() -> None:
         return [(await _initialize(http)).status_code, len(app.sessions)]
 
     assert _in_process(app, script) == [200, 200]
+
+
+# -- 6. HTTP hardening -------------------------------------------------------------------------------------
+
+
+def _echo_server() -> mcplite.McpServer:
+    server = mcplite.McpServer("hosts")
+
+    @server.tool
+    def echo(x: int) -> int:
+        """Return the integer."""
+        return x
+
+    return server
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        ("evil.example", 421),
+        ("evil.example:{port}", 421),
+        ("127.0.0.1.evil.example", 421),
+        ("localhost.evil.example:{port}", 421),
+        ("127.0.0.1:{port}", 200),
+        ("localhost:{port}", 200),
+        ("LOCALHOST", 200),
+        ("mcp.example.com", 200),
+        ("mcp.example.com:8443", 200),
+    ],
+)
+def test_a_foreign_host_on_a_loopback_server_is_misdirected(serve: Any, host: str, status: int) -> None:
+    base = serve(_echo_server().asgi_app(allowed_hosts=["mcp.example.com"]))
+    port = base.rsplit(":", 1)[1]
+    answer = httpx.post(
+        base + "/mcp",
+        json=modern_call(1, "echo", {"x": 2}),
+        headers={**modern_headers("echo"), "host": host.format(port=port)},
+    )
+    assert answer.status_code == status, answer.text
+    if status == 421:
+        assert (
+            answer.json()["error"]["code"] == -32600 and "allowed_hosts" in answer.json()["error"]["message"]
+        )
+
+
+def test_a_foreign_host_is_refused_whatever_the_origin_says(serve: Any) -> None:
+    base = serve(_echo_server().asgi_app())
+    headers = {**modern_headers("echo"), "host": "rebound.example", "origin": "http://localhost:6274"}
+    assert (
+        httpx.post(base + "/mcp", json=modern_call(1, "echo", {"x": 2}), headers=headers).status_code == 421
+    )
+
+
+def test_allowed_hosts_is_checked() -> None:
+    with pytest.raises(TypeError, match="allowed_hosts"):
+        mcplite.McpServer("x").asgi_app(allowed_hosts="mcp.example.com")
+    with pytest.raises(ValueError, match="body_timeout"):
+        mcplite.McpServer("x").asgi_app(body_timeout=0)
+
+
+def test_a_body_that_trickles_in_is_cut_off(serve: Any) -> None:
+    base = serve(_echo_server().asgi_app(body_timeout=0.5))
+    port = int(base.rsplit(":", 1)[1])
+    fields = "".join(f"{k}: {v}\r\n" for k, v in modern_headers("echo").items())
+    began = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(
+            f"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n{fields}\r\n".encode()
+        )
+        connection.sendall(b'{"jsonrpc"')
+        reply = connection.recv(65536)
+    took = time.monotonic() - began
+    assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+    assert 0.4 < took < 3

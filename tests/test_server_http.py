@@ -676,6 +676,7 @@ def test_connection_respond_answers_one_message_at_a_time() -> None:
 
     @server.tool
     async def wait(ctx: mcplite.Context) -> str:
+        """Wait for 30 s."""
         ctx.report_progress(1)
         started.set()
         await asyncio.sleep(30)
@@ -710,8 +711,8 @@ def test_asgi_app_takes_exactly_the_apps_options() -> None:
     same names, same defaults, and nothing else."""
     fields = {field.name: field.default for field in attrs.fields(HttpOptions)}
     assert set(fields) == {
-        "path", "allowed_origins", "authenticate", "session_idle_timeout", "max_sessions",
-        "max_sessions_per_token", "sse_keepalive",
+        "path", "allowed_origins", "allowed_hosts", "authenticate", "session_idle_timeout",
+        "max_sessions", "max_sessions_per_token", "sse_keepalive", "body_timeout",
     }  # fmt: skip
     settings = {"path": "/x", "max_sessions": 3, "sse_keepalive": 2.0}
     assert mcplite.McpServer("x").asgi_app(**settings).options == HttpOptions(**settings)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -91,6 +92,50 @@ class OriginPolicy:
         if origin is None or self.any or origin.rstrip("/").lower() in self.allowed:
             return True
         return _is_origin(origin) and urlsplit(origin).hostname in _LOOPBACK_HOSTS
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a host name or address is this machine's loopback (``localhost``, 127.0.0.0/8, ``::1``).
+
+    >>> is_loopback("127.0.0.2"), is_loopback("localhost"), is_loopback("example.com")
+    (True, True, False)
+    """
+    if host.lower() in _LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class HostPolicy:
+    """Which ``Host`` headers a server bound to loopback answers (a defence against DNS rebinding,
+    where a foreign name resolves to 127.0.0.1): loopback names and addresses, and the host names
+    (or ``host:port``) in ``allowed`` (``"*"``: any), for a server behind a proxy.
+
+    >>> policy = HostPolicy(["mcp.example.com"])
+    >>> policy.allows("127.0.0.1:8000"), policy.allows("mcp.example.com:443"), policy.allows("evil.example")
+    (True, True, False)
+    """
+
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
+        if isinstance(allowed, str):
+            raise TypeError(f"allowed_hosts must be a list of host names, not the string {allowed!r}")
+        hosts = list(allowed)
+        for host in hosts:
+            if not isinstance(host, str) or not host or "/" in host:
+                raise ValueError(f"allowed_hosts: {host!r} is not a host name (write 'mcp.example.com')")
+        self.any = "*" in hosts
+        self.allowed = frozenset(host.lower() for host in hosts)
+
+    def allows(self, host: str | None) -> bool:
+        if host is None or self.any or host.lower() in self.allowed:
+            return True
+        try:
+            name = urlsplit(f"//{host}").hostname
+        except ValueError:  # a port that is not a number
+            return False
+        return name is not None and (is_loopback(name) or name in self.allowed)
 
 
 def _is_origin(value: str) -> bool:
