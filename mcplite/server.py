@@ -207,8 +207,8 @@ class McpServer:
     ) -> None:
         """Serve on stdio (the default) or, with ``transport="http"``, on ``http://host:port/mcp``.
 
-        stdio serves until end of input, SIGINT or SIGTERM; on end of input, calls in flight get
-        ``shutdown_grace`` seconds to finish, on a signal they are cancelled at once. HTTP (the
+        stdio serves until end of input, SIGINT or SIGTERM; calls in flight then get
+        ``shutdown_grace`` seconds to finish and answer (a second signal cancels them at once). HTTP (the
         ``http`` extra: uvicorn) serves until SIGINT or SIGTERM, giving requests in flight
         ``shutdown_grace`` seconds; ``http_settings`` (``allowed_origins``, ``authenticate``, ...)
         are those of :meth:`asgi_app`.

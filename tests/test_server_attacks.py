@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 import json
 import os
+import signal
 import socket
 import threading
 import time
@@ -515,3 +517,55 @@ def test_a_body_that_trickles_in_is_cut_off(serve: Any) -> None:
     took = time.monotonic() - began
     assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
     assert 0.4 < took < 3
+
+
+def test_the_stdin_reader_waits_while_the_server_is_behind() -> None:
+    """A client writing faster than the server handles: at most ``slots`` messages are read ahead."""
+    from mcplite.transports.stdio import _read_messages
+
+    stream = io.BytesIO(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n' * 1000)
+    handed: list[bytes] = []
+    slots = threading.Semaphore(8)
+    ended = threading.Event()
+    reader = threading.Thread(
+        target=_read_messages,
+        args=(stream, 1 << 20, handed.append, lambda size: None, ended.set, slots),
+        daemon=True,
+    )
+    reader.start()
+    time.sleep(0.3)
+    assert len(handed) == 8 and not ended.is_set()  # nothing handled: nothing more read
+    for _ in range(993):  # as the server gives them back (one more: the read that finds the end)
+        slots.release()
+    reader.join(5)
+    assert len(handed) == 1000 and ended.is_set()
+
+
+# -- 7. SIGTERM during a call ------------------------------------------------------------------------------
+
+
+def test_sigterm_lets_calls_in_flight_finish_and_answer(wire: Wire) -> None:
+    wire.initialize("2025-06-18")
+    call = wire.send_request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0}})
+    time.sleep(0.3)
+    wire.proc.send_signal(signal.SIGTERM)
+    answer = wire.response(call)
+    assert answer["result"]["content"][0]["text"] == "slept 1.0"
+    assert wire.proc.wait(5) == 0
+    wire.check_clean()
+
+
+def test_sigterm_cancels_what_outlives_the_grace() -> None:
+    wire = Wire(HOSTILE, HOSTILE_GRACE="0.5")
+    try:
+        wire.initialize("2025-06-18")
+        call = wire.send_request("tools/call", {"name": "slow", "arguments": {"seconds": 20}})
+        time.sleep(0.3)
+        began = time.monotonic()
+        wire.proc.send_signal(signal.SIGTERM)
+        assert wire.proc.wait(5) == 0
+        assert time.monotonic() - began < 3
+        wire.never.add(("int", call))
+        wire.check_clean()
+    finally:
+        wire.kill()

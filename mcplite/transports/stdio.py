@@ -4,8 +4,11 @@ While it serves, file descriptor 1 points at stderr, so a tool's ``print()`` (or
 write to stdout) can never corrupt the protocol stream; the protocol lines go to a private
 duplicate of the original stdout. File descriptor 0 points at ``/dev/null``, so a child process a
 tool starts (``git``, ``ssh``, a pager) can never read the client's messages; they are read
-from a private duplicate of the original stdin. It stops at end of input (calls in flight get a grace period),
-on SIGINT or SIGTERM (calls are cancelled), or when the client stops reading.
+from a private duplicate of the original stdin. At most ``MAX_WAITING`` messages are read ahead of
+the server (a client that writes faster than it reads finds its writes blocking, instead of the
+server's memory growing). It stops at end of input or on SIGINT or SIGTERM (calls in flight get
+``shutdown_grace`` seconds to finish and send their answers; a second signal cancels them at
+once), or when the client stops reading.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from mcplite.transports.logs import log_to_stderr
 log = logging.getLogger("mcplite.server")
 
 _DISCARD_CHUNK = 1 << 16
+MAX_WAITING = 64
+"""Messages read from stdin and not yet handled by the server, at most."""
 
 
 class _Output:
@@ -58,10 +63,16 @@ def _read_messages(
     on_line: Callable[[bytes], None],
     on_oversize: Callable[[int], None],
     on_eof: Callable[[], None],
+    slots: threading.Semaphore,
 ) -> None:
-    """Read lines until end of input; a line over ``limit`` bytes is skipped and reported by size."""
+    """Read lines until end of input; a line over ``limit`` bytes is skipped and reported by size.
+
+    Each line (and each oversize report) takes one of ``slots`` before it is handed on, and the
+    handler gives it back: reading waits while the server is behind.
+    """
     try:
         while True:
+            slots.acquire()
             line = stream.readline(limit + 1)
             if not line:
                 break
@@ -76,6 +87,8 @@ def _read_messages(
                 continue
             if line.strip():
                 on_line(line)
+            else:
+                slots.release()
     except (OSError, ValueError) as err:  # stdin closed under us
         log.info("stdin closed (%s)", err)
     finally:
@@ -97,11 +110,35 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
 
     output = _Output(out_fd, threadsafe(stop.set))
     connection = Connection(engine, output.write)
+    slots = threading.Semaphore(MAX_WAITING)
+    signalled = asyncio.Event()
+
+    def receive(line: bytes) -> None:
+        try:
+            if not signalled.is_set():  # once stopping, no new call starts
+                connection.receive(line)
+        finally:
+            slots.release()
+
+    def reject(size: int) -> None:
+        try:
+            connection.reject_oversize(size)
+        finally:
+            slots.release()
+
+    def on_signal() -> None:
+        if signalled.is_set():
+            stop.set()  # a second signal: stop at once
+            return
+        log.info(
+            "stopping: calls in flight get %g s to finish (signal again to stop at once)", shutdown_grace
+        )
+        signalled.set()
 
     signals = []
     for number in (signal.SIGINT, signal.SIGTERM):
         try:
-            loop.add_signal_handler(number, stop.set)
+            loop.add_signal_handler(number, on_signal)
             signals.append(number)
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals
             pass
@@ -110,9 +147,10 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
         args=(
             stream,
             engine.max_message_size,
-            threadsafe(connection.receive),
-            threadsafe(connection.reject_oversize),
+            threadsafe(receive),
+            threadsafe(reject),
             threadsafe(eof.set),
+            slots,
         ),
         name="mcplite-stdin",
         daemon=True,
@@ -120,7 +158,8 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
     reader.start()
     try:
         stopping = loop.create_task(stop.wait())
-        await asyncio.wait([stopping, loop.create_task(eof.wait())], return_when=asyncio.FIRST_COMPLETED)
+        ending = [stopping, loop.create_task(eof.wait()), loop.create_task(signalled.wait())]
+        await asyncio.wait(ending, return_when=asyncio.FIRST_COMPLETED)
         if not stop.is_set():
             closing = loop.create_task(connection.close(shutdown_grace))
             await asyncio.wait([closing, stopping], return_when=asyncio.FIRST_COMPLETED)
