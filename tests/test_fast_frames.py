@@ -179,7 +179,7 @@ def test_token_lists_stop_at_classes_that_do_not_make_tokens(monkeypatch: pytest
         return real(tokens, ctx, prefixed)
 
     monkeypatch.setattr(atomic, "finish", recording)
-    ctx = Ctx.top(JsonOptions()).but(collapse=False, list_tokens=True)
+    ctx = dispatch.top(JsonOptions()).but(collapse=False, list_tokens=True)
     assert dispatch.encode(rv.Integer([1, 2]), ctx) == ["1", "2"]
     assert seen == [True]
     seen.clear()

@@ -3,6 +3,8 @@
 The first class picks the method (with R's registered inheritance: ``ordered`` is a factor,
 ``POSIXct`` a ``POSIXt``, ``integer`` ``numeric``); an unknown first class goes to the ANY method,
 which drops it and retries, and at the last class errors (or, with ``force``, unclasses).
+Encoders reach this generic through the context they are handed (``ctx.encode``), never by
+importing this module: :func:`top` puts it there.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from rvalues.json import arrays, atomic, classed, frames, lists
 from rvalues.json.context import PREFIX_AWARE, Ctx
-from rvalues.json.options import JsonliteError
+from rvalues.json.options import JsonliteError, JsonOptions
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.classes import implicit_class, r_class
@@ -139,4 +141,14 @@ def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
     return method(x, ctx, cls)
 
 
-__all__ = ["encode"]
+def top(options: JsonOptions) -> Ctx:
+    """The context ``toJSON`` starts ``asJSON`` with: the options, and :func:`encode` as the generic.
+
+    >>> from rvalues import c
+    >>> encode(c(1.5, 2), top(JsonOptions()))
+    '[1.5,2]'
+    """
+    return Ctx.top(options, encode)
+
+
+__all__ = ["encode", "top"]
