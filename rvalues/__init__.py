@@ -52,7 +52,21 @@ from rvalues.model import (
     identical,
     r_class,
 )
+from rvalues.model.bindings import bind
+from rvalues.printing import format_html, format_value
 from rvalues.rdesc import describe, from_description
+
+# the upper layers' functions the value classes call (rvalues.model.bindings): bound here, once
+bind(
+    as_r=as_r,
+    c=c,
+    factor=factor,
+    as_date=as_date,
+    as_posixct=as_posixct,
+    data_frame=data_frame,
+    format_value=format_value,
+    format_html=format_html,
+)
 
 __version__ = "0.1.0"
 

@@ -16,6 +16,7 @@ from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
+from rvalues.model.lists import NULL
 from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na, real_is_nan
 from rvalues.model.strings import shorten
 
@@ -96,8 +97,6 @@ def _from_description(d: dict[str, Any]) -> RValue:
     r_type = d["type"]
     values = d.get("values", [])
     if r_type == "NULL":
-        from rvalues.model.lists import NULL
-
         return NULL
     data: Any
     if r_type == "logical":

@@ -22,7 +22,6 @@ from rvalues.convert.python import (
     register_converter,
 )
 from rvalues.model.base import RValue
-from rvalues.model.upward import provide
 
 
 def from_pandas(obj: Any) -> RValue:
@@ -37,8 +36,6 @@ def from_pandas(obj: Any) -> RValue:
 
     return convert(obj)
 
-
-provide(as_r=as_r)
 
 __all__ = [
     "ConversionWarning",
