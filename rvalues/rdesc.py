@@ -12,13 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
 from rvalues.model.lists import NULL
-from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na, real_is_nan
-from rvalues.model.strings import shorten
+from rvalues.na import NA_INTEGER, NA_REAL, real_is_na, real_is_nan
 
 _SPECIAL = {"NA": NA_REAL, "NaN": float("nan"), "Inf": float("inf"), "-Inf": float("-inf")}
 

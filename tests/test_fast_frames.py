@@ -16,7 +16,7 @@ from rvalues.format import datetime as datetime_format
 from rvalues.json import JsonOptions, atomic, classed, dispatch, frames, numbers, strings, to_json
 from rvalues.json.api import encode_with
 from rvalues.json.context import Ctx
-from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.na import NA_INTEGER, NA_REAL
 from tests.test_json_differential import option_set, wrapped_value
 
 

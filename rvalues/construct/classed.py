@@ -11,15 +11,14 @@ import numpy as np
 from rvalues.construct.collate import collation_key
 from rvalues.construct.combine import c
 from rvalues.convert import as_r
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import zone
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.coerce import as_type
 from rvalues.model.dates import DATE_CLASS, POSIXCT_CLASS, posixct, python_dates, python_datetimes
-from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
-from rvalues.model.strings import shorten
-from rvalues.model.timezones import zone
 from rvalues.model.vectors import Character, Integer, Vector
+from rvalues.na import NA_INTEGER, NA_REAL, real_is_na
 
 _FACTOR_CLASS = Character(["factor"])
 _ORDERED_CLASS = Character(["ordered", "factor"])

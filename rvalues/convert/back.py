@@ -45,11 +45,11 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.format.timezones import local_zone_name, tzone_of, zone
 from rvalues.model.base import RValue
 from rvalues.model.classes import explicit_class
 from rvalues.model.frames import is_compact, row_count
-from rvalues.model.na import NA_INTEGER, real_is_na
-from rvalues.model.timezones import local_zone_name, tzone_of, zone
+from rvalues.na import NA_INTEGER, real_is_na
 
 if TYPE_CHECKING:
     from rvalues.model.vectors import Vector

@@ -45,17 +45,16 @@ import pandas as pd
 
 from rvalues.convert.back import remember
 from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import tzone_name, utc_abbreviation
 from rvalues.model.base import RValue
 from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.na import NA_INTEGER
 from rvalues.model.storage import freeze, owned
-from rvalues.model.strings import shorten
-from rvalues.model.timezones import tzone_name, utc_abbreviation
 from rvalues.model.vectors import Character, Integer
+from rvalues.na import NA_INTEGER
 
 _FACTOR = Character(["factor"])
 _MASKED = (

@@ -20,14 +20,13 @@ import numpy as np
 
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.numpy import from_numpy
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import tzone_name
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.dates import python_dates, python_datetimes
 from rvalues.model.elements import INT_MAX
 from rvalues.model.lists import MAX_DEPTH, NULL
-from rvalues.model.strings import shorten
-from rvalues.model.timezones import tzone_name
 from rvalues.model.vectors import Character, Complex, Raw
 
 _EXACT = 2**53

@@ -21,9 +21,8 @@ from typing import Any
 import numpy as np
 
 from rvalues.errors import RValueError
-from rvalues.model.elements import INT_MAX
-from rvalues.model.na import is_na_float, real_is_na
-from rvalues.model.timezones import local_zone_name, utc_abbreviation, zone
+from rvalues.format.timezones import local_zone_name, utc_abbreviation, zone
+from rvalues.na import INT_MAX, is_na_float, real_is_na
 
 TWO_DIGITS = np.array([f"{i:02d}" for i in range(100)])
 """``"00"`` to ``"99"``: clock fields by index."""

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.format.complex_text import format_complex
+
 # modules: the few-element thresholds are read when called (tests change them)
 from rvalues.json import numbers, strings
 from rvalues.json.collapse import collapse
@@ -20,8 +22,7 @@ from rvalues.json.options import JsonliteError
 from rvalues.json.strings import escape, escape_array, escape_few
 from rvalues.model.base import RValue
 from rvalues.model.build import build
-from rvalues.model.complex_text import format_complex
-from rvalues.model.na import NA_INTEGER
+from rvalues.na import NA_INTEGER
 
 KEEP_VEC_NAMES_MESSAGE = (
     "Input to asJSON(keep_vec_names=TRUE) is a named vector. In a future version of jsonlite, this "

@@ -15,6 +15,7 @@ from rvalues.format.datetime import (
     posixct_pieces,
     unshown_text,
 )
+from rvalues.format.timezones import tzone_of
 from rvalues.json.atomic import character_from, character_na_token, encode_coded_strings, finish
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, prefix_tokens
@@ -26,8 +27,7 @@ from rvalues.model.build import build
 from rvalues.model.classes import implicit_class
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.na import NA_INTEGER, NA_REAL
-from rvalues.model.timezones import tzone_of
+from rvalues.na import NA_INTEGER, NA_REAL
 
 
 def _double(values: np.ndarray, names: Any = None) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rvalues.model.elements import INT_MAX
-from rvalues.model.na import NA_INTEGER, is_na_float, real_is_na
+from rvalues.na import NA_INTEGER, is_na_float, real_is_na
 
 NA_MODES = ("string", "null", "NA")
 _SEP = "\x1f"

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.bindings import BOUND
 from rvalues.model.classes import explicit_class
@@ -15,9 +15,9 @@ from rvalues.model.coerce import as_type
 from rvalues.model.elements import read_only
 from rvalues.model.frames import column_length, row_count
 from rvalues.model.lists import NULL, List
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.strings import check_text, shorten
+from rvalues.model.strings import check_text
 from rvalues.model.vectors import Character, Integer, Vector
+from rvalues.na import NA_INTEGER
 
 
 def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RValue]:

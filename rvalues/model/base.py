@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.bindings import BOUND
 from rvalues.model.classes import r_class
 from rvalues.model.identical import same_value, value_hash
 from rvalues.model.storage import lock_data
-from rvalues.model.strings import shorten
 
 if TYPE_CHECKING:
     from rvalues.model.vectors import Character

@@ -10,10 +10,10 @@ from typing import Any
 
 import attrs
 
+from rvalues.format.timezones import tzone_of
 from rvalues.model.bindings import BOUND
 from rvalues.model.frames import automatic_row_names, expanded_row_names, row_count
 from rvalues.model.lists import List
-from rvalues.model.timezones import tzone_of
 from rvalues.model.vectors import Character, Double, Integer
 
 

@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 
 from rvalues.errors import RValueError
-from rvalues.model.complex_text import as_character_complex
+from rvalues.format.complex_text import as_character_complex
+from rvalues.format.real_text import as_character_double
 from rvalues.model.elements import read_only
 from rvalues.model.lists import List
-from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
-from rvalues.model.real_text import as_character_double
 from rvalues.model.vectors import ATOMIC_TYPES
+from rvalues.na import NA_INTEGER, NA_REAL, real_is_na
 
 TYPE_ORDER = ("NULL", "raw", "logical", "integer", "double", "complex", "character", "list")
 """R's hierarchy for ``c()`` and ``unlist()``."""

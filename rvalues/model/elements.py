@@ -12,13 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
-from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.storage import freeze
-from rvalues.model.strings import check_strings, check_unicode_array, shorten
+from rvalues.model.strings import check_strings, check_unicode_array
+from rvalues.na import INT_MAX, NA_INTEGER, NA_REAL
 
-INT_MAX = 2**31 - 1
 _DOUBLE_MAX = float(np.finfo(np.float64).max)
 
 

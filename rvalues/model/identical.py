@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.model.na import NA_REAL, real_is_na
+from rvalues.na import NA_REAL, real_is_na
 
 
 def same_value(x: Any, y: Any) -> bool:

@@ -7,10 +7,9 @@ from typing import Any, ClassVar
 
 import attrs
 
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.bindings import BOUND
-from rvalues.model.strings import shorten
 from rvalues.model.vectors import Character
 
 

@@ -18,7 +18,7 @@ from rvalues.model.elements import (
     raw_storage,
     read_only,
 )
-from rvalues.model.na import NA_INTEGER, real_is_na
+from rvalues.na import NA_INTEGER, real_is_na
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)

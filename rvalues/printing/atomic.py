@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from rvalues.format.complex_text import encode_complex, format_complex_info
+from rvalues.format.real_text import encode_real, format_real_info
 from rvalues.format.strings import encode_strings
-from rvalues.model.complex_text import encode_complex, format_complex_info
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.real_text import encode_real, format_real_info
+from rvalues.na import NA_INTEGER
 
 DIGITS = 7
 """R's ``getOption("digits")`` default."""

@@ -24,7 +24,7 @@ import numpy as np
 from rvalues.format.datetime import format_date, format_posixct
 from rvalues.format.strings import display_width, encode_string
 from rvalues.model.build import build
-from rvalues.model.na import NA_INTEGER
+from rvalues.na import NA_INTEGER
 from rvalues.printing import core, options  # core, a module: it imports this one
 from rvalues.printing.frame import format_column_strings, print_data_frame
 from rvalues.printing.scalar import scalar_json

@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.format.real_text import as_character_double
+from rvalues.format.timezones import tzone_of
 from rvalues.model.build import build
 from rvalues.model.classes import explicit_class
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.real_text import as_character_double
-from rvalues.model.timezones import tzone_of
+from rvalues.na import NA_INTEGER
 
 
 def classes(x: Any) -> tuple[str, ...]:

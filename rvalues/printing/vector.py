@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from rvalues.format.complex_text import format_complex_info
+from rvalues.format.real_text import RealFormat, encode_real
 from rvalues.format.strings import encode_strings, pad
-from rvalues.model.complex_text import format_complex_info
-from rvalues.model.na import real_is_na
-from rvalues.model.real_text import RealFormat, encode_real
+from rvalues.na import real_is_na
 from rvalues.printing import options
 from rvalues.printing.atomic import DIGITS, encode_atomic, encode_complex_cells, index_width
 from rvalues.printing.options import GAP

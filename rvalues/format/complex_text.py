@@ -1,6 +1,6 @@
 """R 4.2.2's formatting of complex numbers: ``formatComplex`` and ``EncodeComplex``.
 
-In model for the same reason as :mod:`rvalues.model.real_text`: ``as.character()`` uses it.
+In model for the same reason as :mod:`rvalues.format.real_text`: ``as.character()`` uses it.
 
 R first rounds each number to ``digits`` significant digits of its larger part (``signif``
 applied to Re and Im together, R's ``z_prec_r``), then finds a common format for the real parts
@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rvalues.model.na import real_is_na
-from rvalues.model.real_text import RealFormat, check_digits, encode_real, scientific
+from rvalues.format.real_text import RealFormat, check_digits, encode_real, scientific
+from rvalues.na import real_is_na
 
 _LOG10_2 = 0.301029995663981195
 _MAX10E = 308

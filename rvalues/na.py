@@ -1,4 +1,7 @@
-"""R's missing-value encodings, as numpy bit patterns.
+"""R's missing-value encodings, as numpy bit patterns, and the integer range they bound.
+
+The lowest layer with ``rvalues.errors``: the number formatting (``rvalues.format``) and the
+value model both read it.
 
 R stores logical and integer NA as INT32_MIN, and double NA (``NA_real_``) as a NaN
 whose low 32-bit word is 1954. Every other NaN is an ordinary ``NaN``. R tests only
@@ -13,6 +16,9 @@ import numpy as np
 
 NA_INTEGER = np.int32(-(2**31))
 """Logical and integer NA: INT32_MIN."""
+
+INT_MAX = 2**31 - 1
+"""The largest R integer (R's ``.Machine$integer.max``); INT32_MIN is NA, so -INT_MAX is the least."""
 
 NA_REAL_BITS = np.uint64(0x7FF00000000007A2)
 NA_REAL = np.array([NA_REAL_BITS], dtype=np.uint64).view(np.float64)[0]

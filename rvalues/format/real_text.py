@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rvalues.errors import RValueError
-from rvalues.model.na import real_is_na
+from rvalues.na import real_is_na
 
 KP_MAX = 27
 """The largest power of ten R scales by exactly (the long-double table of format.c)."""
