@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.convert.back import remember
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
+from rvalues.convert.origins import remember
 from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build, labels

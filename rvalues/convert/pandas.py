@@ -43,10 +43,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rvalues.convert.back import remember
 from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
+from rvalues.convert.origins import remember
 from rvalues.errors import RValueError, shorten
 from rvalues.format.timezones import tzone_name, utc_abbreviation
+from rvalues.lazy import import_pyarrow
 from rvalues.model.base import RValue
 from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.classes import explicit_class
@@ -186,9 +187,7 @@ def _arrow_has_nul(arrow: Any) -> bool:
 
 
 def _large_string() -> Any:
-    import pyarrow as pa
-
-    return pa.large_string()
+    return import_pyarrow().large_string()
 
 
 def _arrow_strings(values: Any) -> Any:
@@ -201,7 +200,7 @@ def _arrow_strings(values: Any) -> Any:
 
 
 def _arrow(values: Any, where: str) -> RValue:
-    import pyarrow as pa
+    pa = import_pyarrow()
 
     pa_type = values.dtype.pyarrow_dtype
     if pa.types.is_string(pa_type) or pa.types.is_large_string(pa_type):

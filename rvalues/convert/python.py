@@ -165,9 +165,6 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Raw(bytes(obj))
     if _is_pandas(obj):
-        # late: pandas is imported only when a pandas object comes
-        from rvalues.convert.pandas import from_pandas
-
         return from_pandas(obj)
     if isinstance(obj, dt.datetime):
         return _datetime(obj)
@@ -279,3 +276,16 @@ def _mapping(obj: Mapping[Any, Any], depth: int) -> RValue:
 
 def _datetime(obj: dt.datetime) -> RValue:
     return python_datetimes([obj], tzone_name(obj.tzinfo, "as_r"))
+
+
+def from_pandas(obj: Any) -> RValue:
+    """Convert a pandas DataFrame, Series, Index or array (see :mod:`rvalues.convert.pandas`).
+
+    >>> import pandas as pd
+    >>> from_pandas(pd.Series(["a", None])).data.tolist()
+    ['a', None]
+    """
+    # late: rvalues.convert.pandas imports pandas, which import rvalues does not; loaded when one comes
+    from rvalues.convert.pandas import from_pandas as convert
+
+    return convert(obj)

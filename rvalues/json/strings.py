@@ -16,6 +16,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.lazy import import_pandas
 
 
 def escape(text: str) -> str:
@@ -37,9 +38,7 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
         out[:] = escape_few(values, na)
         return out
     if len(values) >= _FEW_DISTINCT_FROM and _looks_repetitive(values):
-        import pandas as pd
-
-        codes, distinct = pd.factorize(values, use_na_sentinel=True)
+        codes, distinct = import_pandas().factorize(values, use_na_sentinel=True)
         table = np.empty(len(distinct) + 1, dtype=object)
         table[:-1] = _escape_list(distinct.tolist())
         table[-1] = na
