@@ -30,6 +30,7 @@ from rvalues.convert import (
     to_numpy,
     to_pandas,
 )
+from rvalues.description import describe, from_description
 from rvalues.errors import RValueError
 from rvalues.json import register_hooks, signif, to_data, to_json
 from rvalues.model import (
@@ -54,7 +55,6 @@ from rvalues.model import (
 )
 from rvalues.model.bindings import bind
 from rvalues.printing import format_html, format_value
-from rvalues.rdesc import describe, from_description
 
 # the upper layers' functions the value classes call (rvalues.model.bindings): bound here, once
 bind(

@@ -22,7 +22,7 @@ import mcplite
 import rvalues as rv
 from mcplite.converter import make_converter, unstructure_r_value
 from mcplite.payload import encode, encode_json, is_bare_empty_list
-from rvalues.rdesc import from_description
+from rvalues.description import from_description
 from tests.conftest import RSCRIPT, requires_r
 from tests.strategies import values
 

@@ -39,7 +39,7 @@ ORDER = (
     "json",
     "printing",
     "constants",
-    "rdesc",
+    "description",
     "demo",
 )
 """rvalues' subpackages and top-level modules, lowest first; ``rvalues/__init__.py`` sits on top."""

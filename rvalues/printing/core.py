@@ -20,10 +20,10 @@ from rvalues.format.strings import encode_string
 from rvalues.model.build import build
 from rvalues.model.names import is_syntactic_name as is_valid_name
 from rvalues.printing import methods, options  # methods, a module: it imports this one
+from rvalues.printing.accessors import classes, dimnames, row_count, strings
 from rvalues.printing.atomic import index_width
 from rvalues.printing.cells import cell_summary
 from rvalues.printing.matrix import print_array, print_matrix
-from rvalues.printing.values import classes, dimnames, row_count, strings
 from rvalues.printing.vector import print_named_vector, print_vector
 
 

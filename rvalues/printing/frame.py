@@ -18,9 +18,17 @@ from rvalues.format.real_text import as_character_double, encode_real, format_re
 from rvalues.model.build import build
 from rvalues.na import NA_INTEGER
 from rvalues.printing import options
+from rvalues.printing.accessors import (
+    classes,
+    difftime_units,
+    row_count,
+    row_names,
+    rows_head,
+    strings,
+    tzone,
+)
 from rvalues.printing.atomic import encode_atomic
 from rvalues.printing.matrix import print_matrix
-from rvalues.printing.values import classes, difftime_units, row_count, row_names, rows_head, strings, tzone
 from rvalues.printing.vector import print_vector
 
 

@@ -6,7 +6,7 @@ jsonlite's ``scalar`` and ``json``; a class without a method prints as ``print.d
 
 >>> import numpy as np
 >>> from rvalues.model.build import build
->>> from rvalues.printing.values import character
+>>> from rvalues.printing.accessors import character
 >>> f = build("integer", np.array([1, 2], dtype=np.int32), {"levels": character(["a", "b"]),
 ...                                                         "class": character(["factor"])})
 >>> print("\\n".join(print_object(f)))
@@ -26,9 +26,7 @@ from rvalues.format.strings import display_width, encode_string
 from rvalues.model.build import build
 from rvalues.na import NA_INTEGER
 from rvalues.printing import core, options  # core, a module: it imports this one
-from rvalues.printing.frame import format_column_strings, print_data_frame
-from rvalues.printing.scalar import scalar_json
-from rvalues.printing.values import (
+from rvalues.printing.accessors import (
     character,
     classes,
     difftime_units,
@@ -37,6 +35,8 @@ from rvalues.printing.values import (
     tzone,
     with_class,
 )
+from rvalues.printing.frame import format_column_strings, print_data_frame
+from rvalues.printing.scalar import scalar_json
 
 
 def print_object(x: Any) -> list[str]:

@@ -1,4 +1,4 @@
-"""rdesc: the exact, language-neutral description of an R value that the R side also writes.
+"""An R value's rdesc: the exact, language-neutral description of it that the R side also writes.
 
 ``{"type": typeof, "values": [...], "attributes": {name: rdesc}}``, with doubles as
 ``"%.17g"`` strings (or ``"NA"``, ``"NaN"``, ``"Inf"``, ``"-Inf"``), NA as null, complex

@@ -1,4 +1,4 @@
-"""Small readers of R values for the printers: class, dim, dimnames, names, row names, zone, units.
+"""Accessors of R values for the printers: class, dim, dimnames, names, row names, zone, units.
 
 They read attributes directly, so printing works for any value of the model whatever its
 Python class.
