@@ -28,6 +28,7 @@ _LOW_WORD = np.uint64(0xFFFFFFFF)
 _NA_LOW_WORD = np.uint64(1954)
 
 
+# R: src/main/arithmetic.c R_IsNA
 def real_is_na(values: np.ndarray) -> np.ndarray:
     """Where a float64 array holds R's NA (not NaN): ``is.na(x) & !is.nan(x)``.
 
@@ -39,6 +40,7 @@ def real_is_na(values: np.ndarray) -> np.ndarray:
     return np.isnan(values) & ((bits & _LOW_WORD) == _NA_LOW_WORD)
 
 
+# R: src/main/arithmetic.c R_IsNaN
 def real_is_nan(values: np.ndarray) -> np.ndarray:
     """Where a float64 array holds a NaN that is not R's NA (``is.nan``)."""
     values = np.asarray(values, dtype=np.float64)
@@ -51,6 +53,7 @@ _LOW = struct.Struct("<I")  # the low word of a little-endian double
 _NA_LOW = int(_NA_LOW_WORD)
 
 
+# R: src/main/arithmetic.c R_IsNA
 def is_na_float(value: float) -> bool:
     """Whether one Python float is R's NA (a NaN whose low word is 1954), without numpy.
 

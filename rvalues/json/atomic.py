@@ -172,6 +172,7 @@ def encode_complex(x: RValue, ctx: Ctx) -> Any:
     return encode_list(parts, ["real", "imaginary"], ctx.but(na=na, oldna=None, collapse=True, is_df=False))
 
 
+# jsonlite: src/base64.c (base64_encode)
 def base64_lines(data: bytes) -> str:
     """jsonlite's base64: standard alphabet, a line feed after every full 72 output characters."""
     text = base64.b64encode(data).decode("ascii")

@@ -19,6 +19,7 @@ from rvalues.errors import RValueError
 from rvalues.lazy import import_pandas
 
 
+# jsonlite: src/escape_chars.c C_escape_chars_one
 def escape(text: str) -> str:
     """One string as a JSON string token, escaped as jsonlite does."""
     if not text.isascii():
@@ -27,6 +28,7 @@ def escape(text: str) -> str:
     return out.replace("</", "<\\/") if "</" in text else out
 
 
+# jsonlite: src/escape_chars.c C_escape_chars
 def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     """Tokens for an object array of str (None is NA): NA becomes ``null``, ``"NA"`` or None.
 

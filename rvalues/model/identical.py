@@ -9,6 +9,7 @@ import numpy as np
 from rvalues.na import NA_REAL, real_is_na
 
 
+# R: src/main/identical.c R_compute_identical
 def same_value(x: Any, y: Any) -> bool:
     """Whether two R values are identical as R's ``identical(x, y)`` (default arguments) says.
 

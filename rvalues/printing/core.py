@@ -27,6 +27,7 @@ from rvalues.printing.matrix import print_array, print_matrix
 from rvalues.printing.vector import print_named_vector, print_vector
 
 
+# R: src/main/print.c PrintDispatch
 def print_value(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``PrintDispatch``: classed values through their print method, others as print.default.
 
@@ -38,6 +39,7 @@ def print_value(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     return print_default(x, tag, quote)
 
 
+# R: src/main/print.c PrintValueRec
 def print_default(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``PrintValueRec``: the value, then its attributes."""
     r_type = x.r_type
@@ -84,6 +86,7 @@ def _matrix_dimnames(
     return parts[0], parts[1], rn, cn
 
 
+# R: src/main/print.c PrintGenericVector
 def print_list(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``PrintGenericVector``: each element under its tag, a blank line after each."""
     dim = x.attributes.get("dim")
@@ -141,6 +144,7 @@ def _print_list_array(x: Any) -> list[str]:
 _SKIP_ALWAYS = frozenset({"comment", "srcref", "wholeSrcref", "srcfile"})
 
 
+# R: src/main/print.c printAttributes
 def print_attributes(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``printAttributes``: each attribute print.default does not show otherwise, tagged."""
     if not x.attributes:

@@ -37,6 +37,7 @@ def _shown(n: int) -> int:
     return n if n <= options.MAX_PRINT + 1 else options.MAX_PRINT
 
 
+# R: src/main/printvector.c printVector
 def print_vector(r_type: str, data: np.ndarray, quote: bool = True, digits: int = DIGITS) -> list[str]:
     """The lines R prints for an unnamed atomic vector (``[1] ...``, wrapped at width 80)."""
     n = len(data)
@@ -73,6 +74,7 @@ def _label(i: int, labwidth: int) -> str:
     return f"[{i}]".rjust(labwidth)
 
 
+# R: src/main/printvector.c printNamedVector
 def print_named_vector(
     r_type: str, data: np.ndarray, names: np.ndarray, quote: bool = True, digits: int = DIGITS
 ) -> list[str]:
