@@ -19,11 +19,12 @@ import numpy as np
 from rvalues.format.strings import encode_string
 from rvalues.model.build import build
 from rvalues.model.names import is_syntactic_name as is_valid_name
-from rvalues.printing import methods, options  # methods, a module: it imports this one
+from rvalues.printing import options
 from rvalues.printing.accessors import classes, dimnames, row_count, strings
 from rvalues.printing.atomic import index_width
 from rvalues.printing.cells import cell_summary
 from rvalues.printing.matrix import print_array, print_matrix
+from rvalues.printing.methods import print_object
 from rvalues.printing.vector import print_named_vector, print_vector
 
 
@@ -35,7 +36,7 @@ def print_value(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     and attributes, but a classed value's method starts afresh).
     """
     if classes(x):
-        return methods.print_object(x)
+        return print_object(x, print_default)
     return print_default(x, tag, quote)
 
 
