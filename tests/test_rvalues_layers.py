@@ -139,7 +139,8 @@ def subpackage_graph() -> dict[str, set[str]]:
 def module_graph(within: str) -> dict[str, set[str]]:
     """Module -> the modules of the same subpackage it imports when it runs (``TYPE_CHECKING`` aside).
 
-    ``from rvalues.json import numbers`` counts as importing ``rvalues.json.numbers``.
+    ``from rvalues.json import numbers`` counts as importing ``rvalues.json.numbers`` and the
+    package ``rvalues.json`` (whose ``__init__`` imports most of the subpackage).
     """
     modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {m: set() for m in modules if subpackage(m) == within}
@@ -154,7 +155,7 @@ def module_graph(within: str) -> dict[str, set[str]]:
             for target in _targets(node, module, path.name == "__init__.py"):
                 names = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []  # type: ignore[attr-defined]
                 named = [f"{target}.{n}" for n in names if f"{target}.{n}" in modules]
-                for dest in named or [target]:
+                for dest in {*named, target}:
                     if dest in graph and dest != module:
                         graph[module].add(dest)
     return graph

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.format.complex_text import format_complex
-
 # modules: the few-element thresholds are read when called (tests change them)
-from rvalues.json import numbers, strings
+import rvalues.json.numbers as numbers
+import rvalues.json.strings as strings
+from rvalues.format.complex_text import format_complex
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, Prefixed, prefix_tokens, token_array
 from rvalues.json.lists import encode_list

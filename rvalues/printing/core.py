@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.strings import encode_string
 from rvalues.model.build import build
 from rvalues.model.names import is_syntactic_name as is_valid_name
-from rvalues.printing import options
 from rvalues.printing.accessors import classes, dimnames, row_count, strings
 from rvalues.printing.atomic import index_width
 from rvalues.printing.cells import cell_summary

@@ -12,12 +12,12 @@ from typing import Any, cast
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.complex_text import as_character_complex, encode_complex, format_complex_info
 from rvalues.format.datetime import format_date, format_posixct
 from rvalues.format.real_text import as_character_double, encode_real, format_real_info
 from rvalues.model.build import build
 from rvalues.na import NA_INTEGER
-from rvalues.printing import options
 from rvalues.printing.accessors import (
     classes,
     difftime_units,

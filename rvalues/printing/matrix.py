@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.strings import NA_NOQUOTE, encode_string, encoded_width, pad
-from rvalues.printing import options
 from rvalues.printing.atomic import DIGITS, encode_atomic, encode_complex_cells, index_width
 from rvalues.printing.options import GAP, MIN_LABEL_OFFSET
 

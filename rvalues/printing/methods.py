@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.datetime import format_date, format_posixct
 from rvalues.format.strings import display_width, encode_string
 from rvalues.model.build import build
 from rvalues.na import NA_INTEGER
-from rvalues.printing import options
 from rvalues.printing.accessors import (
     character,
     classes,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.complex_text import format_complex_info
 from rvalues.format.real_text import RealFormat, encode_real
 from rvalues.format.strings import encode_strings, pad
 from rvalues.na import real_is_na
-from rvalues.printing import options
 from rvalues.printing.atomic import DIGITS, encode_atomic, encode_complex_cells, index_width
 from rvalues.printing.options import GAP
 
