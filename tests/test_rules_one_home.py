@@ -202,7 +202,7 @@ def test_the_names_of_utc_are_listed_once() -> None:
 
 def test_tzone_is_read_in_one_place() -> None:
     # construct/ copies or compares the attribute whole (c(), as.POSIXct)
-    whole = {"rvalues/construct/classed.py", "rvalues/construct/dispatch.py"}
+    whole = {"rvalues/construct/datetimes.py", "rvalues/construct/dispatch.py"}
     assert _modules_where(_reads_attribute("tzone")) == {"rvalues/format/timezones.py"} | whole
 
 
