@@ -30,6 +30,7 @@ from rvalues.convert import (
     to_numpy,
     to_pandas,
 )
+from rvalues.description import describe, from_description
 from rvalues.errors import RValueError
 from rvalues.json import register_hooks, signif, to_data, to_json
 from rvalues.model import (
@@ -52,7 +53,20 @@ from rvalues.model import (
     identical,
     r_class,
 )
-from rvalues.rdesc import describe, from_description
+from rvalues.model.bindings import bind
+from rvalues.printing import format_html, format_value
+
+# the upper layers' functions the value classes call (rvalues.model.bindings): bound here, once
+bind(
+    as_r=as_r,
+    c=c,
+    factor=factor,
+    as_date=as_date,
+    as_posixct=as_posixct,
+    data_frame=data_frame,
+    format_value=format_value,
+    format_html=format_html,
+)
 
 __version__ = "0.1.0"
 

@@ -27,7 +27,7 @@ import pytest
 
 import rvalues
 from rvalues.convert import ConversionWarning, IntegerOverflowWarning, PrecisionWarning, as_r
-from rvalues.model.na import NA_REAL
+from rvalues.na import NA_REAL
 
 HERE = Path(__file__).parent
 VENDORED = HERE / "data" / "convert-r.json"

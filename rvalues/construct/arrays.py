@@ -11,13 +11,12 @@ from typing import Any
 import numpy as np
 
 from rvalues.construct.classed import as_vector
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.coerce import na_of
 from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.lists import NULL
-from rvalues.model.strings import shorten
 from rvalues.model.vectors import Character, Integer
 
 

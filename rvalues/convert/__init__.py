@@ -11,34 +11,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rvalues.convert.back import to_numpy, to_pandas, to_python
 from rvalues.convert.notices import ConversionWarning, IntegerOverflowWarning, PrecisionWarning
 from rvalues.convert.numpy import from_numpy
 from rvalues.convert.python import (
     as_r,
+    from_pandas,
     has_converter,
     register_converter,
 )
-from rvalues.model.base import RValue
-from rvalues.model.upward import provide
-
-
-def from_pandas(obj: Any) -> RValue:
-    """Convert a pandas DataFrame, Series, Index or array (see :mod:`rvalues.convert.pandas`).
-
-    >>> import pandas as pd
-    >>> from_pandas(pd.Series(["a", None])).data.tolist()
-    ['a', None]
-    """
-    # late: pandas is imported only when a pandas object comes
-    from rvalues.convert.pandas import from_pandas as convert
-
-    return convert(obj)
-
-
-provide(as_r=as_r)
 
 __all__ = [
     "ConversionWarning",

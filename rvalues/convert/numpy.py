@@ -30,17 +30,17 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.convert.back import remember
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
-from rvalues.errors import RValueError
+from rvalues.convert.origins import remember
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build, labels
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.storage import freeze, owned
-from rvalues.model.strings import check_unicode_array, shorten
+from rvalues.model.strings import check_unicode_array
 from rvalues.model.vectors import Character
+from rvalues.na import NA_INTEGER, NA_REAL
 
 _EXACT = 2**53
 FEW = 64

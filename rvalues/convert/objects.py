@@ -40,12 +40,12 @@ from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, wa
 from rvalues.convert.numpy import convert_flat, datetimes, integers, timedeltas
 from rvalues.convert.python import as_r, converters_registered, has_converter
 from rvalues.errors import RValueError
+from rvalues.format.timezones import tzone_name
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
-from rvalues.model.na import NA_INTEGER, NA_REAL
-from rvalues.model.timezones import tzone_name
 from rvalues.model.vectors import Character
+from rvalues.na import NA_INTEGER, NA_REAL
 
 _KIND_CACHE: dict[type, str] = {}
 _EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()

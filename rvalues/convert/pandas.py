@@ -43,19 +43,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rvalues.convert.back import remember
 from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
-from rvalues.errors import RValueError
+from rvalues.convert.origins import remember
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import tzone_name, utc_abbreviation
+from rvalues.lazy import import_pyarrow
 from rvalues.model.base import RValue
 from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.na import NA_INTEGER
 from rvalues.model.storage import freeze, owned
-from rvalues.model.strings import shorten
-from rvalues.model.timezones import tzone_name, utc_abbreviation
 from rvalues.model.vectors import Character, Integer
+from rvalues.na import NA_INTEGER
 
 _FACTOR = Character(["factor"])
 _MASKED = (
@@ -187,9 +187,7 @@ def _arrow_has_nul(arrow: Any) -> bool:
 
 
 def _large_string() -> Any:
-    import pyarrow as pa
-
-    return pa.large_string()
+    return import_pyarrow().large_string()
 
 
 def _arrow_strings(values: Any) -> Any:
@@ -202,7 +200,7 @@ def _arrow_strings(values: Any) -> Any:
 
 
 def _arrow(values: Any, where: str) -> RValue:
-    import pyarrow as pa
+    pa = import_pyarrow()
 
     pa_type = values.dtype.pyarrow_dtype
     if pa.types.is_string(pa_type) or pa.types.is_large_string(pa_type):

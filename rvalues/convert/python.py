@@ -20,14 +20,13 @@ import numpy as np
 
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.numpy import from_numpy
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import tzone_name
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.dates import python_dates, python_datetimes
 from rvalues.model.elements import INT_MAX
 from rvalues.model.lists import MAX_DEPTH, NULL
-from rvalues.model.strings import shorten
-from rvalues.model.timezones import tzone_name
 from rvalues.model.vectors import Character, Complex, Raw
 
 _EXACT = 2**53
@@ -166,9 +165,6 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Raw(bytes(obj))
     if _is_pandas(obj):
-        # late: pandas is imported only when a pandas object comes
-        from rvalues.convert.pandas import from_pandas
-
         return from_pandas(obj)
     if isinstance(obj, dt.datetime):
         return _datetime(obj)
@@ -280,3 +276,16 @@ def _mapping(obj: Mapping[Any, Any], depth: int) -> RValue:
 
 def _datetime(obj: dt.datetime) -> RValue:
     return python_datetimes([obj], tzone_name(obj.tzinfo, "as_r"))
+
+
+def from_pandas(obj: Any) -> RValue:
+    """Convert a pandas DataFrame, Series, Index or array (see :mod:`rvalues.convert.pandas`).
+
+    >>> import pandas as pd
+    >>> from_pandas(pd.Series(["a", None])).data.tolist()
+    ['a', None]
+    """
+    # late: rvalues.convert.pandas imports pandas, which import rvalues does not; loaded when one comes
+    from rvalues.convert.pandas import from_pandas as convert
+
+    return convert(obj)

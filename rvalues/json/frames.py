@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
 from rvalues.json.atomic import hex_strings
 from rvalues.json.collapse import (
     ObjectRows,
@@ -217,7 +216,7 @@ def _small_rows(
     cells = []
     cell_ctx = cell_ctx.but(list_tokens=True)
     for j, column in enumerate(columns):
-        out = dispatch.encode(column, cell_ctx)
+        out = ctx.encode(column, cell_ctx)
         tokens = [out] if isinstance(out, str) or out is None else out if type(out) is list else out.tolist()
         if len(tokens) != nrow:
             raise JsonliteError(
@@ -241,7 +240,7 @@ def _row_pieces(
     cells = []
     for j, column in enumerate(columns):
         lead = rows.lead(keys[j]) if rows is not None else None
-        out = dispatch.encode(column, cell_ctx if lead is None else cell_ctx.but(prefix=lead))
+        out = ctx.encode(column, cell_ctx if lead is None else cell_ctx.but(prefix=lead))
         prefixed = isinstance(out, Prefixed)
         if prefixed:
             out = out.tokens

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from rvalues.json.context import Ctx
-from rvalues.json.dispatch import encode
+from rvalues.json.dispatch import encode, top
 from rvalues.json.lists import _one, encode_null, object_keys
 from rvalues.json.numbers import format_many, int_to_char, num_to_char
 from rvalues.json.options import JsonOptions
@@ -57,7 +57,7 @@ def encode_plain(value: Any, options: JsonOptions, leaf: Leaf, where: str = "val
     """
     if options.pretty is not False:
         raise ValueError(f"encode_plain writes compact JSON only, not pretty={options.pretty!r}")
-    ctx = Ctx.top(options)
+    ctx = top(options)
     return _tokens([value], ctx, leaf, lambda i: where, 0)[0]
 
 

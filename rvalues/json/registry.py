@@ -121,7 +121,8 @@ def _method(name: str, encoder: Encoder) -> Callable[[RValue, Ctx, tuple[str, ..
 def options_in(ctx: Ctx) -> JsonOptions:
     """The ``toJSON`` options as an ``asJSON`` method sees them at ``ctx``.
 
-    >>> options_in(Ctx.top(JsonOptions(dataframe="col"))).dataframe
+    >>> from rvalues.json.dispatch import top
+    >>> options_in(top(JsonOptions(dataframe="col"))).dataframe
     'columns'
     """
     return ctx.as_options()
