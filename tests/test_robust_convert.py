@@ -204,7 +204,7 @@ def test_object_arrays_with_nan_convert_without_numpy_warnings() -> None:
         warnings.simplefilter("error")
         doubles = rv.as_r(np.array([1.5, np.nan, None], dtype=object))
         assert doubles.na_mask().tolist() == [False, True, True]
-        assert doubles.na_only_mask().tolist() == [False, False, True]  # NaN stays NaN, None is NA
+        assert doubles.na_only_mask().tolist() == [False, True, True]  # in an object array NaN is NA
         decimals = rv.as_r(np.array([decimal.Decimal("NaN"), 1.0], dtype=object))
         assert decimals.na_mask().tolist() == [True, False]
         assert rv.as_r(pd.Series([1.5, None, "x"], dtype=object)).r_type == "list"

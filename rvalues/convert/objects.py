@@ -1,8 +1,9 @@
 """Object arrays (numpy ``O``, pandas ``object`` columns): infer the one R type their elements share.
 
-Missing elements are ``None``, ``pd.NA``, ``pd.NaT`` and ``NaT``; a float NaN is missing too
-unless every present element is a number (then it stays NaN, as in a float column).
-With the missing elements left out, the elements' kinds decide:
+Missing elements are ``None``, ``pd.NA``, ``pd.NaT``, ``NaT`` and a float (or Decimal) NaN: in an
+object column they are all pandas' missing-value markers, so each is NA whatever the other elements
+are (``[1, nan]`` is ``c(1L, NA)``, like ``[True, nan]`` and ``["a", nan]``). A NaN that must stay
+NaN belongs in a float column. With the missing elements left out, the elements' kinds decide:
 
 ==========================================  ===============================================
 elements                                    R value
@@ -106,16 +107,11 @@ def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     hard = np.asarray(kind == "missing", dtype=bool)
     if mask is not None:
         hard |= mask
-    timeish = np.asarray((kind == "float") | (kind == "numpy-time"), dtype=bool) & ~hard
-    nan = np.zeros(len(flat), dtype=bool)
-    if timeish.any():
+    nanish = np.asarray((kind == "float") | (kind == "numpy-time"), dtype=bool) & ~hard
+    if nanish.any():
         with np.errstate(invalid="ignore"):  # numpy 2.5 reports the FP flag NaN comparisons raise
-            nan[timeish] = _nan_of(flat[timeish]).astype(bool)
-    kinds = set(kind[~hard].tolist())
-    if nan.any() and not kinds <= {"int", "float", "complex"}:
-        hard |= nan  # NaN as pandas' missing-value marker among strings, dates ...
-        kinds = set(kind[~hard].tolist())
-    return _by_kinds(flat, hard, kinds, where, nan)
+            hard[nanish] = _nan_of(flat[nanish]).astype(bool)
+    return _by_kinds(flat, hard, set(kind[~hard].tolist()), where)
 
 
 def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
@@ -126,11 +122,8 @@ def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
     return out
 
 
-def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, nan: np.ndarray) -> RValue:
+def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str) -> RValue:
     n = len(flat)
-    if nan.any() and kinds <= {"int", "float", "complex"}:
-        flat = flat.copy()
-        flat[nan & ~hard] = np.nan  # every NaN (Decimal's too) as float NaN
     if not kinds:
         return build("logical", np.full(n, NA_INTEGER, dtype=np.int32))
     if kinds == {"str"}:
