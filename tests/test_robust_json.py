@@ -18,7 +18,7 @@ EPOCH_NA = [
 
 
 @pytest.mark.parametrize(("shape", "posixt", "expected"), EPOCH_NA)
-def test_epoch_times_with_na_write_jsonlites_bytes_without_warnings(shape: str, posixt: str, expected: str) -> None:
+def test_epoch_times_with_na_write_jsonlite_bytes_quietly(shape: str, posixt: str, expected: str) -> None:
     x = rv.as_posixct(["2020-01-02 03:04:05", None], tz="UTC")
     value = x if shape == "vector" else rv.data_frame(t=x)
     with warnings.catch_warnings():
