@@ -24,6 +24,18 @@ CONSTRUCTORS: dict[str, Callable[[Any], Any]] = {
     "Character": rv.Character,
     "Raw": rv.Raw,
     "List": rv.List,
+    **{
+        f"{name}(attributes)": (lambda make: lambda x: make([1], attributes=x))(getattr(rv, name))
+        for name in ("Logical", "Integer", "Double", "Complex", "Character", "Raw", "List")
+    },
+    "Factor(levels)": lambda x: rv.Factor(["a"], levels=x),
+    "Factor(ordered)": lambda x: rv.Factor(["a"], ordered=x),
+    "POSIXct(tz)": lambda x: rv.POSIXct([0], tz=x),
+    "as_posixct(origin)": lambda x: rv.as_posixct([1], tz="UTC", origin=x),
+    "data_frame(check_names)": lambda x: rv.data_frame(col=[1], check_names=x),
+    "matrix(byrow)": lambda x: rv.matrix([1, 2], nrow=1, byrow=x),
+    "array(dimnames)": lambda x: rv.array([1, 2], dim=[1, 2], dimnames=x),
+    "from_numpy(where)": lambda x: rv.from_numpy(np.array([1]), where=x),
     "List.from_pairs": rv.List.from_pairs,
     "Factor": rv.Factor,
     "Date": rv.Date,
@@ -198,3 +210,12 @@ def test_fractional_extents_truncate_as_r_does() -> None:
 def test_descriptions_r_could_not_hold_are_refused(description: dict[str, Any]) -> None:
     with pytest.raises(rv.RValueError, match="from_description: not a value R could hold"):
         rv.from_description(description)
+
+
+@pytest.mark.parametrize("name", ["Logical", "Integer", "Double", "Complex", "Character", "Raw", "List"])
+@pytest.mark.parametrize("attributes", [5, "names", [("names", "a")], np.array([])])
+def test_attributes_that_are_no_mapping_are_named_in_a_type_error(name: str, attributes: Any) -> None:
+    with pytest.raises(TypeError, match=rf"^{name}\(attributes=\): expected a mapping of attribute names"):
+        getattr(rv, name)([True] if name == "Logical" else [1], attributes=attributes)
+    with pytest.raises(TypeError, match=r"^with_attributes: expected a mapping"):
+        rv.c(1).with_attributes(attributes)

@@ -19,6 +19,22 @@ from rvalues.model.upward import upward
 from rvalues.model.vectors import Character, Integer, Vector
 
 
+def attribute_changes(changes: Any, what: str) -> Mapping[str, Any]:
+    """``changes`` if it is a mapping of attribute names to values, else a ``TypeError`` naming ``what``.
+
+    >>> attribute_changes(5, "Integer(attributes=)")
+    Traceback (most recent call last):
+    ...
+    TypeError: Integer(attributes=): expected a mapping of attribute names to values ..., not int (5)
+    """
+    if not isinstance(changes, Mapping):
+        raise TypeError(
+            f"{what}: expected a mapping of attribute names to values such as {{'names': ['a']}}, "
+            f"not {type(changes).__name__} ({shorten(changes)})"
+        )
+    return changes
+
+
 def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RValue]:
     """The attributes of ``value`` after ``changes``, in R's order.
 

@@ -101,10 +101,11 @@ class RValue:
         1.5 2.0
         """
         # late: attributes and build import this module: a cycle
-        from rvalues.model.attributes import merge_attributes
+        from rvalues.model.attributes import attribute_changes, merge_attributes
         from rvalues.model.build import build
 
-        merged = merge_attributes(self, {**(changes or {}), **named})
+        given = {} if changes is None else attribute_changes(changes, "with_attributes")
+        merged = merge_attributes(self, {**given, **named})
         return build(self.r_type, self._data, merged)
 
     def with_names(self, names: Any) -> Any:

@@ -51,9 +51,11 @@ class List(RValue):
 
     def __new__(cls, values: Iterable[Any] = (), attributes: Mapping[str, Any] | None = None) -> Any:
         # late: attributes and build import this module: a cycle
-        from rvalues.model.attributes import merge_attributes
+        from rvalues.model.attributes import attribute_changes, merge_attributes
         from rvalues.model.build import build
 
+        if attributes is not None:
+            attribute_changes(attributes, "List(attributes=)")
         if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
             raise RValueError(
                 f"List: expected an iterable of elements, not {type(values).__name__} ({shorten(values)}); "

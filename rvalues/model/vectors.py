@@ -38,9 +38,11 @@ class Vector(RValue):
         if cls is Vector:
             raise TypeError("Vector is abstract: use Logical, Integer, Double, Complex, Character or Raw")
         # late: attributes and build import this module: a cycle
-        from rvalues.model.attributes import merge_attributes
+        from rvalues.model.attributes import attribute_changes, merge_attributes
         from rvalues.model.build import build
 
+        if attributes is not None:
+            attribute_changes(attributes, f"{cls.__name__}(attributes=)")
         data = read_only(cls._storage(values))
         bare = cls._wrap(data)
         if not attributes:
