@@ -117,6 +117,30 @@ def test_a_huge_bad_string_gives_a_short_message() -> None:
         assert len(str(info.value)) < MAX_MESSAGE
 
 
+HUGE = "x" * 10_000_000
+HUGE_IN_MESSAGES: dict[str, Callable[[], Any]] = {
+    "to_json(pretty)": lambda: rv.to_json(1, pretty=HUGE),
+    "to_json(rownames)": lambda: rv.to_json(1, rownames=HUGE),
+    "to_json(dataframe)": lambda: rv.to_json(1, dataframe=[HUGE]),
+    "register(r_class)": lambda: rv.json.register([HUGE], lambda x, options: x),
+    "data frame column": lambda: rv.r_list(**{HUGE: rv.c(1, 2)}).with_attributes(
+        {"class": "data.frame", "row.names": [1]}
+    ),
+    "from_description(type)": lambda: rv.from_description({"type": HUGE, "values": []}),
+    "as_r(type name)": lambda: rv.as_r(type("T" * 1_000_000, (), {})()),
+    "to_json(dict key)": lambda: rv.to_json({HUGE: 10**400}),
+    "time zone": lambda: rv.as_posixct(["2020-01-01"], tz=HUGE),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HUGE_IN_MESSAGES))
+def test_a_huge_value_is_cut_short_wherever_a_message_quotes_it(name: str) -> None:
+    with pytest.raises((rv.RValueError, TypeError)) as info:
+        HUGE_IN_MESSAGES[name]()
+    assert len(str(info.value)) < MAX_MESSAGE, str(info.value)[:300]
+    assert "characters)" in str(info.value) or "..." in str(info.value)
+
+
 @pytest.mark.parametrize(
     "make",
     [

@@ -49,6 +49,7 @@ from rvalues.model.base import RValue
 from rvalues.model.classes import explicit_class
 from rvalues.model.frames import is_compact, row_count
 from rvalues.model.na import NA_INTEGER, real_is_na
+from rvalues.model.strings import shorten
 from rvalues.model.timezones import local_zone_name, tzone_of, zone
 
 if TYPE_CHECKING:
@@ -412,7 +413,8 @@ def _frame(x: RValue, pd: Any, origin: dict[str, Any]) -> Any:
     for name, col in zip(names, x.data):
         if "data.frame" in explicit_class(col.attributes) or col.attributes.get("dim") is not None:
             raise RValueError(
-                f"to_pandas: column {name!r} is a data frame or a matrix, which a pandas column cannot hold; "
+                f"to_pandas: column {shorten(name)} is a data frame or a matrix, "
+                "which a pandas column cannot hold; "
                 "split it into columns first"
             )
         arrays.append(_flat_numpy(col) if col.r_type == "list" else _series_values(col, pd))
