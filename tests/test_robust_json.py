@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+import pandas as pd
 import pytest
 
 import rvalues as rv
@@ -24,3 +25,14 @@ def test_epoch_times_with_na_write_jsonlite_bytes_quietly(shape: str, posixt: st
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert rv.to_json(value, posixt=posixt) == expected
+
+
+@pytest.mark.parametrize("rows", [1, 40])
+@pytest.mark.parametrize("dataframe", ["rows", "columns", "values"])
+def test_a_column_jsonlite_refuses_is_named_in_a_note(rows: int, dataframe: str) -> None:
+    frame = rv.as_r(pd.DataFrame({"a": range(rows), "d": pd.to_timedelta(range(rows), unit="s")}))
+    with pytest.raises(rv.RValueError) as info:
+        rv.to_json(frame, dataframe=dataframe)
+    assert str(info.value) == "No method asJSON S3 class: difftime"  # jsonlite's words, unchanged
+    column = "column 2" if dataframe == "values" else 'column "d" (column 2)'
+    assert f"while writing data frame {column}" in info.value.__notes__

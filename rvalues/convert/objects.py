@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
-from rvalues.convert.numpy import convert_flat, datetimes, integers, timedeltas
+from rvalues.convert.numpy import convert_flat, datetimes, difftime_seconds, integers, timedeltas
 from rvalues.convert.python import as_r, converters_registered, has_converter
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
@@ -51,6 +51,9 @@ from rvalues.model.vectors import Character
 _KIND_CACHE: dict[type, str] = {}
 _EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
 _DATE_CLASS = Character(["Date"])
+_US_DAYS = np.iinfo(np.int64).max // 86_400_000_000  # the days timedelta64[us] can count
+_days_of = np.frompyfunc(lambda v: v.days, 1, 1)
+_seconds_of = np.frompyfunc(dt.timedelta.total_seconds, 1, 1)
 
 
 def _kind_of_type(t: type) -> str:
@@ -63,6 +66,8 @@ def _kind_of_type(t: type) -> str:
         kind = "bool"
     elif issubclass(t, str):
         kind = "str"
+    elif issubclass(t, (np.datetime64, np.timedelta64)):  # before int: timedelta64 is an np.integer
+        kind = "numpy-time"
     elif issubclass(t, (int, np.integer)):
         kind = "int"
     elif issubclass(t, (float, np.floating, decimal.Decimal)):
@@ -75,8 +80,6 @@ def _kind_of_type(t: type) -> str:
         kind = "date"
     elif issubclass(t, dt.timedelta):
         kind = "timedelta"
-    elif issubclass(t, (np.datetime64, np.timedelta64)):
-        kind = "numpy-time"
     else:
         kind = "other"
     _KIND_CACHE[t] = kind
@@ -156,7 +159,7 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str) -
     if kinds == {"datetime"}:
         return _datetimes(flat, hard, where)
     if kinds == {"timedelta"}:
-        return timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
+        return _timedeltas(flat, hard, where)
     if kinds == {"numpy-time"}:
         present = np.array(flat[~hard].tolist())
         if present.dtype.kind in "mM":
@@ -189,6 +192,18 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
             out[hard] = NA_REAL
             return build("double", out)
     return integers(ints, hard if hard.any() else None, where)
+
+
+def _timedeltas(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
+    """``datetime.timedelta`` elements as difftime seconds; those beyond timedelta64[us] (about
+    292,000 years, where numpy's cast wraps around silently) through ``total_seconds``."""
+    present = flat[~hard]
+    days = _days_of(present).astype(np.int64) if len(present) else np.zeros(0, dtype=np.int64)
+    if not len(days) or np.abs(days).max() < _US_DAYS:
+        return timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
+    seconds = np.full(len(flat), NA_REAL)
+    seconds[~hard] = _seconds_of(present).astype(np.float64)
+    return difftime_seconds(seconds)
 
 
 def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
