@@ -127,16 +127,28 @@ def _row_cells(column: Any, ctx: Ctx) -> Any:
             n = len(column.data)
             parts = (build("double", real), build("double", imag))
             names = ["real", "imaginary"]
+            row_names = _names_as_row_names(column.attributes.get("names"), n)
         return build(
             "list",
             parts,
             {
                 "names": build("character", np.array(names, dtype=object)),
                 "class": build("character", np.array(["data.frame"], dtype=object)),
-                "row.names": automatic_row_names(n),
+                "row.names": automatic_row_names(n) if dim is not None else row_names,
             },
         )
     return column
+
+
+def _names_as_row_names(names: Any, n: int) -> Any:
+    """The row names ``data.frame(real = Re(x), imaginary = Im(x))`` takes from ``names(x)``:
+    none when they are duplicated or all empty; an NA among them is R's error."""
+    values = [] if names is None else names.data.tolist()
+    if not n or not values or len(set(values)) < n or all(v == "" for v in values):
+        return automatic_row_names(n)
+    if None in values:
+        raise JsonliteError("row names contain missing values")
+    return names
 
 
 def encode_frame_columns(
