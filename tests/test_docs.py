@@ -459,3 +459,14 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
 
 if __name__ == "__main__":
     rewrite_tables()
+
+
+def test_every_inspector_command_names_the_tested_version() -> None:
+    from tests.test_server_inspector import VERSION
+
+    command = re.compile(r"(bare `)?(?:npx|npm install)[^\n`]*?@modelcontextprotocol/inspector(@[0-9.]+)?")
+    pages = [ROOT / "README.md", ROOT / ".ci" / "run", *DOCS.rglob("*.md")]
+    found = [(page.name, m) for page in pages for m in command.finditer(page.read_text(encoding="utf-8"))]
+    assert len(found) > 5
+    for page, m in found:
+        assert m.group(1) or m.group(2) == f"@{VERSION}", f"{page}: {m.group(0)}"  # bare: the warning
