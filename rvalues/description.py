@@ -118,7 +118,7 @@ def _from_description(d: dict[str, Any]) -> RValue:
     elif r_type == "list":
         data = tuple(_from_description(v) for v in values)
     else:
-        raise RValueError(f"from_description: unsupported type {r_type!r}")
+        raise RValueError(f"from_description: unsupported type {shorten(r_type)}")
     if r_type != "list":
         data = read_only(data)
     attributes = {name: _from_description(a) for name, a in (d.get("attributes") or {}).items()}

@@ -222,6 +222,15 @@ CASES: dict[str, Callable[[], Any]] = {
             "d": pd.Series([dt.date(2020, 1, 2), None, dt.date(2020, 1, 3)], dtype=object),
         }
     ),
+    "pd_object_nan": lambda: pd.DataFrame(  # in an object column NaN is pandas' missing marker: NA
+        {
+            "n": pd.Series([1, np.nan, 3], dtype=object),
+            "f": pd.Series([1.5, np.nan, pd.NA], dtype=object),
+            "b": pd.Series([True, np.nan, False], dtype=object),
+            "s": pd.Series(["a", np.nan, "c"], dtype=object),
+            "z": pd.Series([1 + 2j, np.nan, 3], dtype=object),
+        }
+    ),
     "pd_object_mixed": lambda: pd.DataFrame(
         {
             "k": np.array([1, 2, 3], dtype=np.int32),

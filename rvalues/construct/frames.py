@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.construct.classed import as_vector
+from rvalues.construct.classed import as_vector, r_flag
 from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build
@@ -73,7 +73,7 @@ def data_frame_from_pairs(
         final_row_names = found_row_names
     else:
         final_row_names = automatic_row_names(n)
-    if check_names:
+    if r_flag(check_names, "check.names"):
         names = make_unique(make_names(names))
     name_vector = build("character", np.array(names, dtype=object))
 

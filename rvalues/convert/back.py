@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from rvalues.convert.origins import origin_of
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.format.timezones import local_zone_name, tzone_of, zone
 from rvalues.lazy import import_pandas
 from rvalues.model.base import RValue
@@ -379,7 +379,8 @@ def _frame(x: RValue, pd: Any, origin: dict[str, Any]) -> Any:
     for name, col in zip(names, x.data):
         if "data.frame" in explicit_class(col.attributes) or col.attributes.get("dim") is not None:
             raise RValueError(
-                f"to_pandas: column {name!r} is a data frame or a matrix, which a pandas column cannot hold; "
+                f"to_pandas: column {shorten(name)} is a data frame or a matrix, "
+                "which a pandas column cannot hold; "
                 "split it into columns first"
             )
         arrays.append(_flat_numpy(col) if col.r_type == "list" else _series_values(col, pd))

@@ -346,7 +346,11 @@ def timedeltas(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     missing = np.isnat(flat)
     if _any(mask):
         missing |= mask
-    secs = _seconds(flat.view(np.int64), unit, count, missing)
+    return difftime_seconds(_seconds(flat.view(np.int64), unit, count, missing))
+
+
+def difftime_seconds(secs: np.ndarray) -> RValue:
+    """float64 seconds (NA_REAL for NA) as R's difftime, ``units = "secs"``."""
     return build("double", secs, {"class": _DIFFTIME_CLASS, "units": _SECS})
 
 

@@ -27,6 +27,7 @@ from rvalues.model.build import build
 from rvalues.model.dates import python_dates, python_datetimes
 from rvalues.model.elements import INT_MAX
 from rvalues.model.lists import MAX_DEPTH, NULL
+from rvalues.model.strings import clip
 from rvalues.model.vectors import Character, Complex, Raw
 
 _EXACT = 2**53
@@ -183,8 +184,9 @@ def _as_r(obj: Any, depth: int) -> RValue:
         return _fields(obj, list(named), depth + 1)  # a namedtuple: a named list
     if isinstance(obj, (list, tuple)):
         return build("list", tuple(_element(v, i, depth + 1) for i, v in enumerate(obj)))
+    kind = clip(f"{type(obj).__module__}.{type(obj).__qualname__}")
     raise RValueError(
-        f"as_r: cannot convert {type(obj).__module__}.{type(obj).__qualname__} ({shorten(obj)}) "
+        f"as_r: cannot convert {kind} ({shorten(obj)}) "
         "to an R value; "
         "expected None, bool, int, float, complex, Decimal, str, bytes, date, datetime, timedelta, list, "
         "tuple, dict, an attrs class or dataclass instance, a numpy array, a pandas object or an R value; "

@@ -358,5 +358,10 @@ def _clock_pieces(
 
 
 def epoch_ms(seconds: np.ndarray) -> np.ndarray:
-    """``floor(unclass(x) * 1000)``: jsonlite's epoch milliseconds."""
-    return np.floor(seconds * 1000)
+    """``floor(unclass(x) * 1000)``: jsonlite's epoch milliseconds.
+
+    >>> epoch_ms(np.array([1.5])).tolist()
+    [1500.0]
+    """
+    with np.errstate(invalid="ignore"):  # R's NA is a signalling NaN: arithmetic on it raises the flag
+        return np.floor(seconds * 1000)

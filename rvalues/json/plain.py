@@ -33,7 +33,7 @@ from rvalues.json.strings import escape_array
 from rvalues.model.base import RValue
 from rvalues.model.elements import INT_MAX
 from rvalues.model.lists import MAX_DEPTH
-from rvalues.model.strings import clip
+from rvalues.model.strings import clip, shorten
 
 Leaf = Callable[[Any, str], RValue]
 """Turns one element the fast path does not handle into its R value (``where`` names it in errors)."""
@@ -203,4 +203,4 @@ def _dict_group(
 
 
 def _keyed(where: Where, key: str) -> Where:
-    return lambda i: f"{where(i)}[{key!r}]"
+    return lambda i: f"{where(i)}[{shorten(key)}]"

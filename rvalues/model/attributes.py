@@ -164,4 +164,6 @@ def _check_data_frame(columns: tuple[Any, ...], attributes: Mapping[str, RValue]
         if length != n:
             names = attributes.get("names")
             label = names.data[i] if names is not None and i < len(names.data) else str(i + 1)
-            raise RValueError(f"data frame column {label!r} has {length} rows but the row names say {n}")
+            raise RValueError(
+                f"data frame column {shorten(label)} has {length} rows but the row names say {n}"
+            )

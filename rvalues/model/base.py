@@ -20,6 +20,22 @@ if TYPE_CHECKING:
 EMPTY_ATTRIBUTES: Mapping[str, RValue] = MappingProxyType({})
 
 
+def attribute_changes(changes: Any, what: str) -> Mapping[str, Any]:
+    """``changes`` if it is a mapping of attribute names to values, else a ``TypeError`` naming ``what``.
+
+    >>> attribute_changes(5, "Integer(attributes=)")
+    Traceback (most recent call last):
+    ...
+    TypeError: Integer(attributes=): expected a mapping of attribute names to values ..., not int (5)
+    """
+    if not isinstance(changes, Mapping):
+        raise TypeError(
+            f"{what}: expected a mapping of attribute names to values such as {{'names': ['a']}}, "
+            f"not {type(changes).__name__} ({shorten(changes)})"
+        )
+    return changes
+
+
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
 class RValue:
     """Any R value: a payload in R's storage and an ordered, read-only attribute mapping.
@@ -98,7 +114,8 @@ class RValue:
           a   b
         1.5 2.0
         """
-        merged = BOUND.merge_attributes(self, {**(changes or {}), **named})
+        given = {} if changes is None else attribute_changes(changes, "with_attributes")
+        merged = BOUND.merge_attributes(self, {**given, **named})
         return BOUND.build(self.r_type, self._data, merged)
 
     def with_names(self, names: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import attrs
 
 from rvalues.errors import RValueError, shorten
-from rvalues.model.base import RValue
+from rvalues.model.base import RValue, attribute_changes
 from rvalues.model.bindings import BOUND
 from rvalues.model.vectors import Character
 
@@ -49,6 +49,8 @@ class List(RValue):
         return names is not None and isinstance(name, str) and name in names.data.tolist()
 
     def __new__(cls, values: Iterable[Any] = (), attributes: Mapping[str, Any] | None = None) -> Any:
+        if attributes is not None:
+            attribute_changes(attributes, "List(attributes=)")
         if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
             raise RValueError(
                 f"List: expected an iterable of elements, not {type(values).__name__} ({shorten(values)}); "

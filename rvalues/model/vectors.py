@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 import numpy as np
 
-from rvalues.model.base import RValue
+from rvalues.model.base import RValue, attribute_changes
 from rvalues.model.elements import (
     character_storage,
     complex_storage,
@@ -37,6 +37,8 @@ class Vector(RValue):
     def __new__(cls, values: Any = (), attributes: Mapping[str, Any] | None = None) -> Any:
         if cls is Vector:
             raise TypeError("Vector is abstract: use Logical, Integer, Double, Complex, Character or Raw")
+        if attributes is not None:
+            attribute_changes(attributes, f"{cls.__name__}(attributes=)")
         bare = cls._wrap(read_only(cls._storage(values)))
         return bare.with_attributes(attributes) if attributes else bare
 
