@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from rvalues.convert.arrow import from_arrow, is_arrow
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.numpy import from_numpy
 from rvalues.errors import RValueError
@@ -187,11 +188,14 @@ def _as_r(obj: Any, depth: int) -> RValue:
         return _fields(obj, list(named), depth + 1)  # a namedtuple: a named list
     if isinstance(obj, (list, tuple)):
         return build("list", tuple(_element(v, i, depth + 1) for i, v in enumerate(obj)))
+    if is_arrow(obj):  # after pandas: pandas objects speak Arrow too, but keep their index
+        return from_arrow(obj)
     raise RValueError(
         f"as_r: cannot convert {type(obj).__module__}.{type(obj).__qualname__} ({shorten(obj)}) "
         "to an R value; "
         "expected None, bool, int, float, complex, Decimal, str, bytes, date, datetime, timedelta, list, "
-        "tuple, dict, an attrs class or dataclass instance, a numpy array, a pandas object or an R value; "
+        "tuple, dict, an attrs class or dataclass instance, a numpy array, a pandas object, Arrow data "
+        "(pyarrow, polars, DuckDB) or an R value; "
         "register_converter() teaches as_r other types"
     )
 
