@@ -1,0 +1,82 @@
+"""Arrow data from pyarrow, polars and DuckDB, written by ``to_json`` as jsonlite writes the same data
+built in R (the R expressions are in :mod:`tests.arrow_cases`), under every layout and NA option."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+import rvalues as rv
+from tests.arrow_cases import CASES, NATIVE, OPTIONS, WARNS, r_answers
+from tests.conftest import requires_r
+
+pl = pytest.importorskip("polars")
+duckdb = pytest.importorskip("duckdb")
+
+pytestmark = [pytest.mark.r, requires_r, pytest.mark.usefixtures("utc")]
+
+
+def _polars(table: pa.Table) -> Any:
+    return pl.from_arrow(table, rechunk=False)
+
+
+def _duckdb(table: pa.Table) -> Any:
+    return duckdb.from_arrow(table)  # a relation: its rows stream out as Arrow when read
+
+
+SOURCES: dict[str, Callable[[pa.Table], Any]] = {
+    "pyarrow": lambda table: table,
+    "record_batches": lambda table: pa.RecordBatchReader.from_batches(table.schema, table.to_batches()),
+    "polars": _polars,
+    "duckdb": _duckdb,
+}
+
+SKIP = {
+    ("floats", "duckdb"): "DuckDB has no float16",
+    ("timestamps", "duckdb"): "DuckDB's TIMESTAMPTZ holds the instant, not the zone (see NATIVE)",
+}
+"""(case, source) pairs an engine cannot hold as it is."""
+
+
+@pytest.fixture(scope="module")
+def answers() -> dict[str, dict[str, str]]:
+    return r_answers()
+
+
+def _convert(source: Any, warns: bool = False) -> rv.RValue:
+    if warns:
+        with pytest.warns(rv.IntegerOverflowWarning):
+            return rv.as_r(source)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return rv.as_r(source)
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+@pytest.mark.parametrize("case", list(CASES))
+def test_to_json_of_arrow_data_is_jsonlite_of_the_same_data_in_r(
+    case: str, source: str, answers: dict[str, dict[str, str]]
+) -> None:
+    if (case, source) in SKIP:
+        pytest.skip(SKIP[case, source])
+    value = _convert(SOURCES[source](CASES[case][1]()), warns=case in WARNS)
+    for option, given in OPTIONS.items():
+        assert rv.to_json(value, digits=None, **given) == answers[case][option], (option, source)
+
+
+@pytest.mark.parametrize("engine", list(NATIVE))
+def test_frames_the_engines_make_themselves_are_what_r_writes(
+    engine: str, answers: dict[str, dict[str, str]]
+) -> None:
+    value = _convert(NATIVE[engine][1]())
+    for option, given in OPTIONS.items():
+        assert rv.to_json(value, digits=None, **given) == answers[f"native_{engine}"][option], option
+
+
+def test_the_r_side_answers_every_case(answers: dict[str, dict[str, str]]) -> None:
+    assert set(answers) == set(CASES) | {f"native_{k}" for k in NATIVE}
+    assert not [v for a in answers.values() for v in a.values() if v.startswith("ERROR")]
