@@ -13,7 +13,8 @@ Column dtypes (missing values become the NA of the column's R type):
   ``timedelta64``: difftime in seconds;
 - ``object``: inferred (:mod:`rvalues.convert.objects`), mixed -> list column;
 - ArrowDtype columns of strings, booleans, integers, floats, timestamps, durations (difftime), dates
-  (Date) and decimals (double, rounded to the nearest) as their pandas equivalents;
+  (Date) and decimals (double, rounded to the nearest) as their pandas equivalents; other Arrow types
+  (dictionary, struct, list, null) as :func:`rvalues.convert.arrow.from_arrow` converts them;
 - pandas ``Timestamp`` / ``Timedelta`` scalars as a column of one (zone and sub-second digits kept);
 - ``period``, ``interval``, ``sparse`` and other extension dtypes: :class:`RValueError` with a remedy.
 
@@ -43,6 +44,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rvalues.convert.arrow_columns import column as arrow_column
+from rvalues.convert.arrow_columns import combined
 from rvalues.convert.back import remember
 from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
 from rvalues.errors import RValueError
@@ -228,9 +231,11 @@ def _arrow(values: Any, where: str) -> RValue:
         if pa_type.tz is None:
             return column(values.astype(f"datetime64[{unit}]"), where)
         return column(values.astype(pd.DatetimeTZDtype(unit=unit, tz=pa_type.tz)), where)
-    raise RValueError(
-        f"{where}: arrow dtype {values.dtype} is not supported; convert it to a numpy or pandas dtype first"
-    )
+    array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    data = pa.array(array)  # the column's own Arrow data (by __arrow_array__), without a copy
+    if isinstance(data, pa.ChunkedArray):
+        data = combined(data)
+    return arrow_column(data, where)  # the rest of from_arrow's type table
 
 
 def _categorical(values: Any, where: str) -> RValue:
