@@ -12,9 +12,8 @@ Column dtypes (missing values become the NA of the column's R type):
   zone's IANA name as spelled, as in R ("Etc/GMT" stays "Etc/GMT"; fixed offsets: "UTC");
   ``timedelta64``: difftime in seconds;
 - ``object``: inferred (:mod:`rvalues.convert.objects`), mixed -> list column;
-- ArrowDtype columns of strings, booleans, integers, floats, timestamps, durations (difftime), dates
-  (Date) and decimals (double, rounded to the nearest) as their pandas equivalents; other Arrow types
-  (dictionary, struct, list, null) as :func:`rvalues.convert.arrow.from_arrow` converts them;
+- ArrowDtype columns: strings as ``string``; every other Arrow type as
+  :func:`rvalues.convert.arrow.from_arrow` reads it (null -> NA, a NaN stays NaN);
 - pandas ``Timestamp`` / ``Timedelta`` scalars as a column of one (zone and sub-second digits kept);
 - ``period``, ``interval``, ``sparse`` and other extension dtypes: :class:`RValueError` with a remedy.
 
@@ -45,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from rvalues.convert.arrow_columns import column as arrow_column
-from rvalues.convert.arrow_columns import combined
+from rvalues.convert.arrow_columns import combined, pyarrow
 from rvalues.convert.back import remember
 from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
 from rvalues.errors import RValueError
@@ -205,37 +204,15 @@ def _arrow_strings(values: Any) -> Any:
 
 
 def _arrow(values: Any, where: str) -> RValue:
-    import pyarrow as pa
-
+    """An ArrowDtype column: strings as the string dtypes, the rest as :func:`from_arrow` reads Arrow
+    (null -> NA, a NaN stays NaN)."""
+    pa = pyarrow()
     pa_type = values.dtype.pyarrow_dtype
     if pa.types.is_string(pa_type) or pa.types.is_large_string(pa_type):
         return _strings(values, where)
-    if pa.types.is_boolean(pa_type) or pa.types.is_integer(pa_type) or pa.types.is_floating(pa_type):
-        numpy_dtype = np.dtype(values.dtype.numpy_dtype)
-        nullable = (
-            "boolean"
-            if numpy_dtype.kind == "b"
-            else (
-                ("UInt" + numpy_dtype.name[4:]) if numpy_dtype.kind == "u" else numpy_dtype.name.capitalize()
-            )
-        )
-        return column(values.astype(nullable), where)
-    if pa.types.is_date(pa_type):
-        return convert_flat(np.asarray(values.to_numpy(dtype=object, na_value=None)), None, where)
-    if pa.types.is_duration(pa_type):
-        return column(values.astype(f"timedelta64[{pa_type.unit}]"), where)
-    if pa.types.is_decimal(pa_type):
-        return column(values.astype("Float64"), where)  # rounded to the nearest double, as R would
-    if pa.types.is_timestamp(pa_type):
-        unit = pa_type.unit
-        if pa_type.tz is None:
-            return column(values.astype(f"datetime64[{unit}]"), where)
-        return column(values.astype(pd.DatetimeTZDtype(unit=unit, tz=pa_type.tz)), where)
     array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     data = pa.array(array)  # the column's own Arrow data (by __arrow_array__), without a copy
-    if isinstance(data, pa.ChunkedArray):
-        data = combined(data)
-    return arrow_column(data, where)  # the rest of from_arrow's type table
+    return arrow_column(combined(data) if isinstance(data, pa.ChunkedArray) else data, where)
 
 
 def _categorical(values: Any, where: str) -> RValue:
