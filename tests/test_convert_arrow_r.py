@@ -80,3 +80,14 @@ def test_frames_the_engines_make_themselves_are_what_r_writes(
 def test_the_r_side_answers_every_case(answers: dict[str, dict[str, str]]) -> None:
     assert set(answers) == set(CASES) | {f"native_{k}" for k in NATIVE}
     assert not [v for a in answers.values() for v in a.values() if v.startswith("ERROR")]
+
+
+@pytest.mark.parametrize("case", ["ints", "floats", "chunked"])
+def test_where_the_pandas_path_differs_the_arrow_path_is_rs_answer(
+    case: str, answers: dict[str, dict[str, str]]
+) -> None:
+    """``Table.to_pandas()`` turns null into NaN (and integers with nulls into floats); R keeps NA."""
+    table = CASES[case][1]()
+    arrow = rv.to_json(_convert(table), dataframe="columns", digits=None)
+    pandas = rv.to_json(_convert(table.to_pandas()), dataframe="columns", digits=None)
+    assert arrow == answers[case]["columns"] != pandas
