@@ -68,7 +68,7 @@ def column(array: Any, where: str) -> RValue:
     types = pyarrow().types
     kind = array.type
     if types.is_integer(kind):
-        return integers(_values(array), _missing(array), where)
+        return _integers(_values(array), _missing(array), where)
     if types.is_floating(kind):
         return convert_flat(_values(array), _missing(array), where)  # NaN stays NaN, null -> NA
     if types.is_boolean(kind):
@@ -103,11 +103,25 @@ def column(array: Any, where: str) -> RValue:
 
 
 def _missing(array: Any) -> np.ndarray | None:
-    """True where the validity bitmap says null (None when nothing is): one pass in Arrow."""
+    """True where the validity bitmap says null (None when nothing is): the bitmap unpacked by numpy."""
     if not array.null_count:
         return None
-    out: np.ndarray = array.is_null().to_numpy(zero_copy_only=False)
+    validity = array.buffers()[0]
+    if validity is None:  # the null type: every element is null
+        return np.ones(len(array), dtype=bool)
+    start = array.offset
+    bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), count=start + len(array), bitorder="little")
+    out: np.ndarray = bits[start:] == 0
     return out
+
+
+def _integers(values: np.ndarray, missing: np.ndarray | None, where: str) -> RValue:
+    """Integers by numpy's rule; int32 with nulls in one copy where no value is R's NA bit pattern."""
+    if values.dtype == np.int32 and missing is not None and len(values) and values.min() != NA_INTEGER:
+        out = values.copy()
+        out[missing] = NA_INTEGER
+        return build("integer", out)
+    return integers(values, missing, where)
 
 
 def _values(array: Any) -> np.ndarray:
@@ -146,8 +160,10 @@ def _has_nul(array: Any) -> bool:
 
 def _factor(array: Any, where: str) -> RValue:
     """A dictionary array as a factor: the dictionary's order is the levels' order, ``ordered`` kept."""
-    codes = _values(array.indices).astype(np.int64)
+    codes = _values(array.indices)
     missing = _missing(array)
+    if codes.dtype.kind == "u" and codes.dtype.itemsize >= 4:  # uint32 (polars) and wider: past int32
+        codes = codes.astype(np.int64)
     dictionary = array.dictionary
     if dictionary.null_count:  # a null level: its codes are NA, the later levels move down one
         absent = dictionary.is_null().to_numpy(zero_copy_only=False)
@@ -155,7 +171,8 @@ def _factor(array: Any, where: str) -> RValue:
         missing = absent[at] if missing is None else (missing | absent[at])
         codes = codes - np.cumsum(absent)[at]
         dictionary = dictionary.drop_null()
-    out = (codes + 1).astype(np.int32)
+    out = codes.astype(np.int32)  # the one copy (indices past int32 cannot index a dictionary)
+    out += 1
     if missing is not None:
         out[missing] = NA_INTEGER
     levels = _levels(dictionary, where)

@@ -295,8 +295,12 @@ def _seconds(ints: np.ndarray, unit: str, count: int, missing: np.ndarray) -> np
     if not per_second:
         secs = ints.astype(np.float64) * step
     else:
-        whole, rest = np.divmod(ints, per_second)
-        secs = whole.astype(np.float64) + rest.astype(np.float64) / per_second
+        # divmod in place: two new arrays instead of five (numpy's divmod is 5x slower than //)
+        whole = ints // per_second
+        secs = whole.astype(np.float64)
+        whole *= per_second
+        np.subtract(ints, whole, out=whole)  # the rest
+        secs += np.true_divide(whole, per_second, out=whole.view(np.float64))
     secs[missing] = NA_REAL
     return secs
 
