@@ -118,6 +118,7 @@ def _nested() -> pa.Table:
             ),
             "l": pa.array([[1, 2], None, []], pa.list_(pa.int32())),
             "ls": pa.array([["a"], ["b", None], None], pa.large_list(pa.string())),
+            "fx": pa.array([[1.5, None], None, [0.5, 2.0]], pa.list_(pa.float64(), 2)),
         }
     )
 
@@ -156,6 +157,19 @@ def _chunked() -> pa.Table:
         }
     )
     return pa.Table.from_batches([first, second])
+
+
+def _arrow_only() -> pa.Table:
+    return pa.table(
+        {
+            "d256": pa.array([Decimal("2.5"), None, Decimal("-0.001")], pa.decimal256(40, 5)),
+            "lv": pa.array([[True], [], None], pa.list_view(pa.bool_())),
+        }
+    )
+
+
+def _durations() -> pa.Table:
+    return pa.table({"d": pa.array([90_000_000, None, -1_500_000], pa.duration("us"))})
 
 
 def _int64_big() -> pa.Table:
@@ -225,7 +239,10 @@ CASES: dict[str, tuple[str, Callable[[], pa.Table]]] = {
         "df(f32 = c(1.5, NA, NaN, Inf), f64 = c(0.1, NA, NaN, -1e-300), f16 = c(0.5, NaN, NA, -2))",
         _floats,
     ),
-    "decimals": ("df(d9 = c(1.25, NA, -3.1), d38 = c(0.1, NA, 123456789.123456789))", _decimals),
+    "decimals": (
+        "df(d9 = c(1.25, NA, -3.1), d38 = c(0.1, NA, 123456789.123456789))",
+        _decimals,
+    ),
     "strings": (
         'df(s = c("a", NA, "\\u00e9\\"\\n\\\\", ""), ls = c("a", NA, "\\u00e9\\"\\n\\\\", ""), '
         'sv = c("a", NA, "\\u00e9\\"\\n\\\\", ""))',
@@ -249,7 +266,8 @@ CASES: dict[str, tuple[str, Callable[[], pa.Table]]] = {
     ),
     "nested": (
         'df(id = 1:3, st = df(a = c(1L, NA, 3L), b = c("x", "y", NA)), '
-        'l = list(1:2, NULL, integer(0)), ls = list("a", c("b", NA), NULL))',
+        'l = list(1:2, NULL, integer(0)), ls = list("a", c("b", NA), NULL), '
+        "fx = list(c(1.5, NA), NULL, c(0.5, 2)))",
         _nested,
     ),
     "nulls": ("df(n = c(NA, NA, NA), b = c(TRUE, NA, FALSE))", _nulls),
@@ -267,6 +285,8 @@ CASES: dict[str, tuple[str, Callable[[], pa.Table]]] = {
         "df(i64 = c(2147483648, NA, -5), u64 = c(2^53, NA, 1), u32 = c(4294967295, NA, 0))",
         _int64_big,
     ),
+    "arrow_only": ("df(d256 = c(2.5, NA, -0.001), lv = list(TRUE, logical(0), NULL))", _arrow_only),
+    "durations": ('df(d = as.difftime(c(90, NA, -1.5), units = "secs"))', _durations),
 }
 WARNS = {"int64_big"}
 """Cases whose conversion warns (IntegerOverflowWarning), as R's integer range calls for."""

@@ -78,11 +78,17 @@ def _cast(values: Any, kind: Any) -> Any:
     """``values`` as the Arrow type it came from, where Arrow can cast it back; else as it is."""
     if kind is None or values.type == kind:
         return values
-    if pyarrow().types.is_null(kind) and values.null_count == len(values):
-        return pyarrow().nulls(len(values))
+    pa = pyarrow()
+    if pa.types.is_null(kind) and values.null_count == len(values):
+        return pa.nulls(len(values))
+    if pa.types.is_list_view(kind) or pa.types.is_large_list_view(kind):  # Arrow cannot cast to views
+        offsets = values.offsets.to_numpy()
+        views = pa.ListViewArray if pa.types.is_list_view(kind) else pa.LargeListViewArray
+        starts, sizes = pa.array(offsets[:-1]), pa.array(np.diff(offsets))
+        values = views.from_arrays(starts, sizes, values.values, mask=values.is_null())
     try:
         return values.cast(kind)
-    except (pyarrow().ArrowInvalid, pyarrow().ArrowNotImplementedError):
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return values
 
 
