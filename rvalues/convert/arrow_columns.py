@@ -141,14 +141,14 @@ def _strings(array: Any, where: str) -> RValue:
     if pyarrow().types.is_string_view(array.type):
         array = array.cast(pyarrow().large_string())
     out = array.to_numpy(zero_copy_only=False)  # null -> None
-    checked = len(out) >= _CHECK_BYTES_FROM and not _has_nul(array)
+    checked = len(out) >= _CHECK_BYTES_FROM and not has_nul(array)
     try:
         return build("character", freeze(out, checked=checked))
     except RValueError as err:
         raise RValueError(f"{where}: {err}") from None
 
 
-def _has_nul(array: Any) -> bool:
+def has_nul(array: Any) -> bool:
     """Whether a zero byte lies in the UTF-8 bytes of a string or large_string array (one numpy pass)."""
     _, offsets, data = array.buffers()[:3]
     if data is None or not len(array):

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from rvalues.convert.arrow_columns import column as arrow_column
-from rvalues.convert.arrow_columns import combined, pyarrow
+from rvalues.convert.arrow_columns import combined, has_nul, pyarrow
 from rvalues.convert.back import remember
 from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
 from rvalues.errors import RValueError
@@ -160,7 +160,7 @@ def _strings(values: Any, where: str) -> RValue:
     if arrow is not None:
         out = arrow.to_numpy(zero_copy_only=False)  # missing -> None; 40x faster than pandas' to_numpy
         # arrow strings are valid UTF-8, so NUL is all to check: in arrow's bytes, unless the array is small
-        checked = len(out) >= _ARROW_CHECK_FROM and not _arrow_has_nul(arrow)
+        checked = len(out) >= _ARROW_CHECK_FROM and not any(has_nul(chunk) for chunk in arrow.chunks)
     else:
         out = np.asarray(values.to_numpy(dtype=object, na_value=None), dtype=object)
     try:
@@ -173,25 +173,6 @@ def _strings(values: Any, where: str) -> RValue:
 
 _ARROW_CHECK_FROM = 1000
 """From this many strings on, arrow's bytes are searched for NUL instead of the Python strings."""
-
-
-def _arrow_has_nul(arrow: Any) -> bool:
-    """Whether a zero byte lies in the UTF-8 bytes of a chunked arrow string array (one numpy pass)."""
-    for chunk in arrow.chunks:
-        _, offsets, data = chunk.buffers()[:3]
-        if data is None or not len(chunk):
-            continue
-        wide = np.int64 if chunk.type.equals(_large_string()) else np.int32
-        bounds = np.frombuffer(offsets, dtype=wide)[[chunk.offset, chunk.offset + len(chunk)]]
-        if not np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[1]].all():
-            return True
-    return False
-
-
-def _large_string() -> Any:
-    import pyarrow as pa
-
-    return pa.large_string()
 
 
 def _arrow_strings(values: Any) -> Any:
