@@ -17,6 +17,7 @@ import pytest
 
 import mcplite
 import rvalues as rv
+from mcplite.testing import Client
 from tests.arrow_cases import CASES
 
 pl = pytest.importorskip("polars")
@@ -308,3 +309,22 @@ def test_a_tool_returning_a_polars_frame_sends_its_r_json() -> None:
     result = mcplite.as_tool_result(frame)
     born_in_r = rv.data_frame(x=rv.Double([1.5, None, float("nan")]), s=rv.Character(["a", None, "c"]))
     assert result.content[0].text == rv.to_json(born_in_r) == rv.to_json(rv.as_r(frame))
+
+
+def test_tools_annotated_with_arrow_types_serve_their_r_json() -> None:
+    server = mcplite.McpServer("arrow")
+
+    @server.tool
+    def table() -> pa.Table:
+        """A pyarrow table."""
+        return TABLE
+
+    @server.tool
+    def relation() -> object:
+        """A DuckDB relation."""
+        return duckdb.from_arrow(TABLE).filter("x IS NULL OR x > 0")
+
+    expected = rv.to_json(rv.data_frame(x=rv.Integer([1, None, 3]), y=rv.Character(["a", "b", None])))
+    with Client(server) as client:
+        assert client.call_tool("table").text == expected
+        assert client.call_tool("relation").text == expected
