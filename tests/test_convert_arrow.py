@@ -328,3 +328,14 @@ def test_tools_annotated_with_arrow_types_serve_their_r_json() -> None:
     with Client(server) as client:
         assert client.call_tool("table").text == expected
         assert client.call_tool("relation").text == expected
+
+
+def test_long_date_time_columns_are_converted_block_by_block_to_the_same_bits() -> None:
+    rng = np.random.default_rng(7)
+    ticks = rng.integers(-(2**62), 2**62, 600_001)
+    nulls = rng.random(len(ticks)) < 0.1
+    value = rv.as_r(pa.array(ticks, pa.timestamp("ns", tz="UTC"), mask=nulls))
+    whole, rest = np.divmod(ticks, 10**9)  # whole seconds and the rest, as for a short column
+    expected = whole.astype(np.float64) + rest.astype(np.float64) / 10**9
+    assert (value.data.view(np.uint64)[~nulls] == expected.view(np.uint64)[~nulls]).all()
+    assert (value.na_only_mask() == nulls).all()
