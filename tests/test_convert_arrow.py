@@ -339,3 +339,19 @@ def test_long_date_time_columns_are_converted_block_by_block_to_the_same_bits() 
     expected = whole.astype(np.float64) + rest.astype(np.float64) / 10**9
     assert (value.data.view(np.uint64)[~nulls] == expected.view(np.uint64)[~nulls]).all()
     assert (value.na_only_mask() == nulls).all()
+
+
+def test_without_pyarrow_arrow_data_asks_for_the_extra() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['pyarrow'] = None  # as if it were not installed\n"
+        "import rvalues as rv\n"
+        "class Stream:\n"
+        "    def __arrow_c_stream__(self, requested_schema=None): ...\n"
+        "try:\n"
+        "    rv.as_r(Stream())\n"
+        "except rv.RValueError as err:\n"
+        "    print(err)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'rvalues-mcplite[arrow]'" in out.stdout

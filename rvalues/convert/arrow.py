@@ -55,7 +55,10 @@ def is_arrow(obj: Any) -> bool:
     False
     """
     kind = type(obj)
-    return kind.__module__.startswith("pyarrow") or any(hasattr(kind, name) for name in _CAPSULES)
+    module = getattr(kind, "__module__", None)
+    return (isinstance(module, str) and module.startswith("pyarrow.")) or any(
+        hasattr(kind, name) for name in _CAPSULES
+    )
 
 
 def from_arrow(obj: Any, *, where: str = "Arrow array") -> RValue:

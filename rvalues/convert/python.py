@@ -2,7 +2,7 @@
 
 numpy and pandas objects are handed to :func:`rvalues.convert.numpy.from_numpy` and
 :func:`rvalues.convert.pandas.from_pandas` (pandas is never imported here: an object is a pandas
-one only if pandas is already loaded).
+one only if pandas is already loaded), Arrow data to :func:`rvalues.convert.arrow.from_arrow`.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def has_converter(obj: Any) -> bool:
 
 
 def as_r(obj: Any) -> RValue:
-    """Convert a Python, numpy or pandas object to the R value it stands for.
+    """Convert a Python, numpy, pandas or Arrow object to the R value it stands for.
 
     >>> as_r({"a": 1, "b": [True, None]})
     $a
