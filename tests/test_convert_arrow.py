@@ -355,3 +355,10 @@ def test_without_pyarrow_arrow_data_asks_for_the_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'rvalues-mcplite[arrow]'" in out.stdout
+
+
+def test_pandas_arrowdtype_columns_follow_the_arrow_table() -> None:
+    table = CASES["nested"][1]().append_column("f", pa.array(["b", None, "a"]).dictionary_encode())
+    frame = table.to_pandas(types_mapper=pd.ArrowDtype)
+    assert all(isinstance(dtype, pd.ArrowDtype) for dtype in frame.dtypes)
+    assert rv.identical(rv.as_r(frame), rv.as_r(table))
