@@ -136,6 +136,8 @@ def test_large_decimals_round_to_the_nearest_double() -> None:
         assert rv.as_r(array).data.tolist() == [float(Decimal(d)) for d in digits]  # Python rounds exactly
     few = pa.array([Decimal("0.3"), Decimal("-1234567.89"), None], pa.decimal128(9, 2))
     assert rv.as_r(few).data.tolist()[:2] == [0.3, -1234567.89]
+    negative_scale = pa.array([Decimal("1.23E+5"), Decimal("-1E+2")], pa.decimal128(5, -2))
+    assert rv.as_r(negative_scale).data.tolist() == [123000.0, -100.0]
 
 
 def test_int64_past_rs_range_is_double_with_numpys_warning() -> None:

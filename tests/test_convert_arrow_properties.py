@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from decimal import Decimal
 from typing import Any
 
 import pyarrow as pa
@@ -66,3 +67,18 @@ def test_any_chunking_and_slicing_reads_arrows_values(case: tuple[str, pa.Chunke
     back = rv.to_arrow(value)
     assert back.type == data.type
     assert _same(back.to_pylist(), data.to_pylist())
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(
+    st.sampled_from([(pa.decimal32, 9), (pa.decimal64, 18), (pa.decimal128, 38), (pa.decimal256, 76)]),
+    st.data(),
+)
+def test_decimals_are_the_nearest_doubles(kind: Any, data: st.DataObject) -> None:
+    make, precision = kind
+    scale = data.draw(st.integers(0, min(precision, 30)))  # pyarrow itself reads no wider scales
+    digits = st.integers(-(10**precision) + 1, 10**precision - 1)
+    unscaled = data.draw(st.lists(st.none() | digits, max_size=12))
+    values = [None if u is None else Decimal(f"{u}E{-scale}") for u in unscaled]  # exact
+    array = pa.array(values, make(precision, scale))
+    assert rv.as_r(array).tolist() == [None if v is None else float(v) for v in values]

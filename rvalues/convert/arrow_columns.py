@@ -35,9 +35,9 @@ _DATE_CLASS = Character(["Date"])
 _FACTOR = Character(["factor"])
 _ORDERED = Character(["ordered", "factor"])
 _MS_PER_DAY = 86_400_000
-_EXACT_DIGITS = 15
-"""Decimals of at most this many digits are integers below 2**53 over a power of ten: one exact
-division gives the nearest double."""
+_EXACT = 2**53
+_EXACT_POWER = 22
+"""10**22 is the largest power of ten a double holds exactly."""
 _CHECK_BYTES_FROM = 1000
 """From this many strings on, Arrow's bytes are searched for NUL instead of the Python strings."""
 _OFFSET = re.compile(r"^[+-]\d\d:?\d\d$")
@@ -129,6 +129,10 @@ def _values(array: Any) -> np.ndarray:
     kind = array.type
     numeric = pyarrow().types.is_integer(kind) or pyarrow().types.is_floating(kind)
     dtype = np.dtype(kind.to_pandas_dtype() if numeric else f"int{kind.bit_width}")  # dates, times: ints
+    return _values_of_width(array, dtype)
+
+
+def _values_of_width(array: Any, dtype: np.dtype) -> np.ndarray:
     buffer = array.buffers()[1]
     if buffer is None or not len(array):
         return np.zeros(len(array), dtype=dtype)
@@ -219,24 +223,34 @@ def _tzone(tz: str | None, where: str) -> RValue:
 
 
 def _decimals(array: Any) -> np.ndarray:
-    """Decimals as the nearest doubles; null -> NA."""
+    """Decimals as the nearest doubles; null -> NA.
+
+    Where every unscaled integer is below 2**53 (and the scale at most 22) it and the power of ten are
+    exact doubles, so one division gives the nearest double; otherwise Python's Decimal rounds."""
     kind = array.type
     missing = _missing(array)
-    if kind.precision <= _EXACT_DIGITS and kind.byte_width in (4, 8, 16, 32):
-        words = np.frombuffer(
-            array.buffers()[1],
-            dtype=np.int32 if kind.byte_width == 4 else np.int64,
-            count=len(array) * max(1, kind.byte_width // 8),
-            offset=array.offset * kind.byte_width,
-        )
-        unscaled = words[:: max(1, kind.byte_width // 8)].astype(np.float64)  # the low word holds it
+    unscaled = _unscaled(array)
+    present = unscaled if missing is None else unscaled[~missing]
+    if abs(kind.scale) <= _EXACT_POWER and (not len(present) or np.abs(present).max() <= _EXACT):
         scale = float(10 ** abs(kind.scale))
-        out = unscaled / scale if kind.scale >= 0 else unscaled * scale
-    else:  # more digits than a double holds exactly: Python's Decimal rounds to the nearest
+        out = unscaled.astype(np.float64)
+        out = out / scale if kind.scale >= 0 else out * scale
+    else:
         out = np.array([0.0 if v is None else float(v) for v in array.to_pylist()], dtype=np.float64)
     if missing is not None:
         out[missing] = NA_REAL
     return out
+
+
+def _unscaled(array: Any) -> np.ndarray:
+    """The decimals' unscaled integers as int64, with values past int64 (and nulls) as int64's maximum."""
+    width = array.type.byte_width
+    if width <= 8:
+        return _values_of_width(array, np.dtype(f"int{width * 8}")).astype(np.int64)
+    words = _values_of_width(array, np.dtype(f"V{width}")).view(np.int64).reshape(-1, width // 8)
+    low = words[:, 0]
+    fits = (words[:, 1:] == (low >> 63)[:, None]).all(axis=1)  # the high words only extend the sign
+    return np.where(fits, low, np.iinfo(np.int64).max)
 
 
 def struct_frame(array: Any, where: str) -> RValue:
