@@ -364,3 +364,11 @@ def test_pandas_arrowdtype_columns_follow_the_arrow_table() -> None:
     frame = table.to_pandas(types_mapper=pd.ArrowDtype)
     assert all(isinstance(dtype, pd.ArrowDtype) for dtype in frame.dtypes)
     assert rv.identical(rv.as_r(frame), rv.as_r(table))
+
+
+def test_a_decimal_past_2_53_is_rounded_once_not_twice() -> None:
+    """446673754019253275 as a double, then over 10**6, is one ulp off the nearest double."""
+    digits = "446673754019.253275"
+    exact = float(Decimal(digits))
+    assert float(446673754019253275) / 10**6 != exact  # the shortcut would be wrong here
+    assert rv.as_r(pa.array([Decimal(digits)], pa.decimal128(18, 6))).data.tolist() == [exact]
