@@ -39,10 +39,11 @@ import numpy as np
 
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.numpy import convert_flat, datetimes, difftime_seconds, integers, timedeltas
-from rvalues.convert.python import as_r, converters_registered, has_converter
+from rvalues.convert.registry import converters_registered, has_converter
 from rvalues.errors import RValueError
 from rvalues.format.timezones import tzone_name
 from rvalues.model.base import RValue
+from rvalues.model.bindings import BOUND
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
 from rvalues.model.vectors import Character
@@ -240,7 +241,7 @@ def _as_list(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
             items.append(build("logical", np.array([NA_INTEGER], dtype=np.int32)))
             continue
         try:
-            items.append(as_r(value))
+            items.append(BOUND.as_r(value))
         except RValueError as err:
             raise RValueError(f"{where}: element {i}: {err}") from None
     return build("list", tuple(items))
