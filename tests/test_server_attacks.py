@@ -11,6 +11,8 @@ import json
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -541,6 +543,69 @@ def test_the_stdin_reader_waits_while_the_server_is_behind() -> None:
     assert len(handed) == 1000 and ended.is_set()
 
 
+def _resident_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory in /proc")
+def test_a_client_that_writes_faster_than_it_reads_cannot_grow_the_server() -> None:
+    """A client floods 8 MB of pings (4 KB ids, echoed in the answers) and reads nothing: once the
+    answers fill the stdout pipe, the server stops reading, so the client's writes wait; the
+    server took all 8 MB (and grew by as much) before. Then the client reads: every ping answered."""
+    proc = subprocess.Popen(
+        [sys.executable, str(HOSTILE)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    count, pad = 2000, "p" * 4000
+    lines = [
+        json.dumps({"jsonrpc": "2.0", "id": f"{pad}{i}", "method": "ping"}).encode() + b"\n"
+        for i in range(count)
+    ]
+    flood = b"".join(lines)
+    try:
+        proc.stdin.write(lines[0])
+        proc.stdin.flush()
+        assert proc.stdout.readline().startswith(b'{"jsonrpc":"2.0","id":"ppp')  # serving
+        before = _resident_kib(proc.pid)
+        fd = proc.stdin.fileno()
+        os.set_blocking(fd, False)
+        view = memoryview(flood)[len(lines[0]) :]
+        stalled = None
+        deadline = time.monotonic() + 20
+        while view and time.monotonic() < deadline:
+            try:
+                view = view[os.write(fd, view[: 1 << 16]) :]
+                stalled = None
+            except BlockingIOError:
+                stalled = stalled or time.monotonic()
+                if time.monotonic() - stalled > 1.0:  # the server has stopped reading
+                    break
+                time.sleep(0.01)
+        taken = len(flood) - len(view)
+        grew = _resident_kib(proc.pid) - before
+        # the stdout pipe (64 KiB: 16 answers), 64 messages read ahead, the stdin pipe and buffers
+        assert taken < 1_500_000, f"the server took {taken} of {len(flood)} bytes without answering"
+        assert grew < 4_000, f"the server grew by {grew} KiB"
+        answers: list[bytes] = []
+        drain = threading.Thread(target=lambda: answers.extend(iter(proc.stdout.readline, b"")))
+        drain.start()
+        os.set_blocking(fd, True)
+        proc.stdin.write(view)
+        proc.stdin.close()
+        drain.join(30)
+        assert proc.wait(10) == 0
+        ids = [json.loads(answer)["id"] for answer in answers]
+        assert ids == [f"{pad}{i}" for i in range(1, count)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(5)
+
+
 # -- 7. SIGTERM during a call ------------------------------------------------------------------------------
 
 
@@ -569,3 +634,142 @@ def test_sigterm_cancels_what_outlives_the_grace() -> None:
         wire.check_clean()
     finally:
         wire.kill()
+
+
+def test_a_second_sigterm_cancels_at_once(wire: Wire) -> None:
+    wire.initialize("2025-06-18")
+    call = wire.send_request("tools/call", {"name": "slow", "arguments": {"seconds": 20}})
+    time.sleep(0.3)
+    began = time.monotonic()
+    wire.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    wire.proc.send_signal(signal.SIGTERM)
+    assert wire.proc.wait(5) == 0
+    assert time.monotonic() - began < 2  # not the 5 s grace
+    wire.never.add(("int", call))
+    wire.check_clean()
+
+
+class _HttpHostile:
+    """The hostile server over HTTP in its own process, on a free loopback port."""
+
+    def __init__(self, grace: float) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        env = {**os.environ, "HOSTILE_PORT": str(self.port), "HOSTILE_GRACE": str(grace)}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HOSTILE)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        self.base = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 20
+        while True:
+            assert self.proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+
+    def call(self, seconds: float, into: list[Any], session: bool = False) -> threading.Thread:
+        """Call ``slow`` in a thread (modern, or in a legacy session answered on an SSE stream)."""
+
+        def run() -> None:
+            try:
+                with httpx.Client(base_url=self.base, timeout=30) as http:
+                    if not session:
+                        reply = http.post(
+                            "/mcp",
+                            json=modern_call(1, "slow", {"seconds": seconds}),
+                            headers=modern_headers("slow"),
+                        )
+                        into.append((reply.status_code, reply.json()))
+                        return
+                    opened = http.post(
+                        "/mcp",
+                        json={
+                            "jsonrpc": "2.0",
+                            "id": 0,
+                            "method": "initialize",
+                            "params": {
+                                "protocolVersion": "2025-06-18",
+                                "capabilities": {},
+                                "clientInfo": {"name": "raw", "version": "1"},
+                            },
+                        },
+                        headers=HEADERS,
+                    )
+                    headers = {**SESSION_HEADERS, "mcp-session-id": opened.headers["mcp-session-id"]}
+                    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+                    call["params"] = {"name": "slow", "arguments": {"seconds": seconds}}
+                    reply = http.post("/mcp", json=call, headers=headers)
+                    body = reply.text
+                    if reply.headers["content-type"].startswith("text/event-stream"):
+                        body = next(line[5:] for line in body.splitlines() if line.startswith("data:"))
+                    into.append((reply.status_code, json.loads(body)))
+            except httpx.HTTPError as err:
+                into.append(err)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(5)
+        assert self.proc.stderr is not None
+        self.proc.stderr.close()
+
+
+# uvicorn exits by the signal it caught, once it has shut down gracefully
+STOPPED = (0, -signal.SIGTERM)
+
+
+def test_sigterm_over_http_lets_requests_in_flight_answer() -> None:
+    """A modern call and a legacy session's call (SSE), each 1.5 s, SIGTERM after 0.5 s: both answered."""
+    server = _HttpHostile(grace=5)
+    try:
+        modern: list[Any] = []
+        legacy: list[Any] = []
+        threads = [server.call(1.5, modern), server.call(1.5, legacy, session=True)]
+        time.sleep(0.5)
+        began = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        for thread in threads:
+            thread.join(10)
+        for replies in (modern, legacy):
+            assert replies and replies[0][0] == 200, replies
+            assert replies[0][1]["result"]["content"][0]["text"] == "slept 1.5", replies
+        assert server.proc.wait(10) in STOPPED
+        assert time.monotonic() - began < 4.5  # they finished; the server did not wait out its grace
+        with pytest.raises(OSError):  # no longer listening
+            socket.create_connection(("127.0.0.1", server.port), 0.5).close()
+    finally:
+        server.stop()
+
+
+def test_sigterm_over_http_ends_what_outlives_the_grace() -> None:
+    """20 s calls, a 1 s grace: the server stops within it and answers each call with an error
+    saying so (uvicorn sent a bare 500 and logged a traceback)."""
+    server = _HttpHostile(grace=1)
+    try:
+        modern: list[Any] = []
+        legacy: list[Any] = []
+        threads = [server.call(20, modern), server.call(20, legacy, session=True)]
+        time.sleep(0.5)
+        began = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(10) in STOPPED
+        assert time.monotonic() - began < 4
+        for thread in threads:
+            thread.join(5)
+        assert modern and modern[0][0] == 503, modern
+        for replies in (modern, legacy):
+            assert replies and replies[0][1]["id"] in (1, 2), replies
+            assert replies[0][1]["error"]["code"] == -32603
+            assert "stopping" in replies[0][1]["error"]["message"]
+        assert server.proc.stderr is not None
+        assert b"Traceback" not in server.proc.stderr.read()
+    finally:
+        server.stop()

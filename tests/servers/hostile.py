@@ -1,6 +1,7 @@
 """A small server for the attack tests (tests/test_server_attacks.py), run as a script over stdio.
 
-``HOSTILE_MASK=0`` serves with ``mask_error_details=False``.
+``HOSTILE_MASK=0`` serves with ``mask_error_details=False``; ``HOSTILE_GRACE`` is the shutdown grace
+in seconds; ``HOSTILE_PORT=n`` serves over HTTP on loopback port ``n`` instead of stdio.
 """
 
 from __future__ import annotations
@@ -55,4 +56,8 @@ def echo(x: int) -> int:
 
 
 if __name__ == "__main__":
-    server.run(shutdown_grace=float(os.environ.get("HOSTILE_GRACE", "5")))
+    grace = float(os.environ.get("HOSTILE_GRACE", "5"))
+    if "HOSTILE_PORT" in os.environ:
+        server.run("http", port=int(os.environ["HOSTILE_PORT"]), shutdown_grace=grace)
+    else:
+        server.run(shutdown_grace=grace)
