@@ -25,7 +25,7 @@ from mcplite.protocol.types import CallToolResult, TextContent
 from mcplite.protocol.versions import LOG_LEVEL_KEY, LOG_LEVELS, since
 from mcplite.tools.arguments import ArgumentError
 from mcplite.tools.context import Context
-from mcplite.tools.failures import ToolError
+from mcplite.tools.failures import ToolError, error_text
 from mcplite.tools.registry import RegisteredTool
 
 log = logging.getLogger("mcplite.server")
@@ -116,8 +116,9 @@ def _finish(request: Request, tool: RegisteredTool, value: Any) -> bytes:
     try:
         result = tool.to_result(value, request.options)
     except Exception as err:
-        log.warning("tool %s returned a value that cannot be sent: %s", tool.name, err)
-        result = error_result(f"Tool {tool.name} returned a value that cannot be sent: {err}")
+        text = error_text(err)
+        log.warning("tool %s returned a value that cannot be sent: %s", tool.name, text)
+        result = error_result(f"Tool {tool.name} returned a value that cannot be sent: {text}")
     return result_line(request, written(result, request.version))
 
 
@@ -128,7 +129,7 @@ def failure_result(name: str, error: Exception, mask: bool) -> CallToolResult:
     >>> failure_result("lookup", RuntimeError("password=hunter2"), mask=True).content[0].text
     "Tool lookup failed with an unexpected error (RuntimeError); the server's log has the details"
     """
-    message = str(error)
+    message = error_text(error)
     detail = type(error).__name__ + (f": {message[:500]}" if message else "")
     if isinstance(error, ToolError):
         log.warning("tool %s failed: %s", name, detail)

@@ -57,7 +57,10 @@ def check_plain_json(value: Any, where: str) -> None:
     ...
     TypeError: meta['a'] must be plain JSON (dict, list, str, int, float, bool or None), not set ({1, 2})
     """
-    if value is None or isinstance(value, (str, bool, int)):
+    if isinstance(value, str):
+        check_utf8(value, where)
+        return
+    if value is None or isinstance(value, (bool, int)):
         return
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -67,6 +70,7 @@ def check_plain_json(value: Any, where: str) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"{where} keys must be str, not {type(key).__name__} ({key!r})")
+            check_utf8(key, f"{where}: the key {quoted(key)}")
             check_plain_json(item, f"{where}[{key!r}]")
         return
     if isinstance(value, (list, tuple)):
@@ -149,14 +153,19 @@ def check_utf8(text: str, what: str) -> str:
     return text
 
 
+_IS_STR = is_a(str, "be a str")
+
+
 def utf8_str(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """A str that can be sent: UTF-8 encodes it."""
-    STR(instance, attribute, value)
+    """A str that can be sent: UTF-8 encodes it (no lone surrogate)."""
+    _IS_STR(instance, attribute, value)
     check_utf8(value, f"{type(instance).__name__}: {attribute.name}")
 
 
-STR = is_a(str, "be a str")
+STR = utf8_str
+"""Every str field of a protocol type is sent as UTF-8, so each refuses a lone surrogate where it is set."""
 OPTIONAL_STR = v.optional(STR)
+STR_TUPLE = v.optional(v.deep_iterable(STR, is_a(tuple, "be a list of str")))
 NONEMPTY_STR = v.and_(STR, not_empty)
 OPTIONAL_BOOL = v.optional(is_a(bool, "be True, False or None"))
 META = v.optional(v.and_(is_a(dict, "be a dict of plain JSON values"), plain_json))
@@ -169,6 +178,7 @@ def check_mime_type(owner: str, value: Any, prefix: str | None = None) -> None:
     """Refuse a MIME type that is not a ``type/subtype`` string (of the given top-level type)."""
     if not isinstance(value, str):
         raise TypeError(f"{owner}: mime_type must be a str such as 'image/png', not {shown(value)}")
+    check_utf8(value, f"{owner}: mime_type")
     if not _MIME.match(value):
         raise ValueError(f"{owner}: mime_type {value!r} is not a MIME type of the form 'type/subtype'")
     if prefix is not None and not value.lower().startswith(prefix + "/"):

@@ -16,5 +16,18 @@ passwords).
 from __future__ import annotations
 
 
+def error_text(error: BaseException) -> str:
+    """An exception's message and then its notes (``add_note``: which column, what to do), one a line.
+
+    >>> err = ValueError("cannot write it")
+    >>> err.add_note("while writing column 'gap'")
+    >>> print(error_text(err))
+    cannot write it
+    while writing column 'gap'
+    """
+    notes = [note for note in getattr(error, "__notes__", ()) if isinstance(note, str)]
+    return "\n".join([str(error), *notes])
+
+
 class ToolError(Exception):
     """An error whose message is sent to the client as it is (a tool execution error, ``isError``)."""
