@@ -773,3 +773,21 @@ def test_sigterm_over_http_ends_what_outlives_the_grace() -> None:
         assert b"Traceback" not in server.proc.stderr.read()
     finally:
         server.stop()
+
+
+def test_after_sigterm_new_requests_are_refused_and_cancellation_still_works(wire: Wire) -> None:
+    """While stopping, a new request gets an error (it was dropped without an answer) and the client
+    can still cancel a call in flight, so the server exits without waiting out its grace."""
+    wire.initialize("2025-06-18")
+    call = wire.send_request("tools/call", {"name": "slow", "arguments": {"seconds": 20}})
+    time.sleep(0.3)
+    began = time.monotonic()
+    wire.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    refused = wire.request("ping")
+    assert refused["error"]["code"] == -32603 and "stopping" in refused["error"]["message"]
+    wire.notify("notifications/cancelled", {"requestId": call})
+    wire.never.add(("int", call))
+    assert wire.proc.wait(5) == 0
+    assert time.monotonic() - began < 2.5  # not the 5 s grace
+    wire.check_clean()

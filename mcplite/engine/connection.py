@@ -74,6 +74,7 @@ class Connection:
         self._write = write
         self._session = Session()
         self._running: dict[tuple[str, RequestId], tuple[asyncio.Task[bytes], threading.Event]] = {}
+        self._stopping = False
 
     @property
     def protocol_version(self) -> str | None:
@@ -150,6 +151,11 @@ class Connection:
             return None
         return Answer(outcome.result(), None)
 
+    def stop_accepting(self) -> None:
+        """From now on, refuse new requests with an error (notifications, cancellations included,
+        still count): the server is stopping and lets only the calls in flight finish."""
+        self._stopping = True
+
     async def close(self, grace: float) -> None:
         """Let calls in flight finish for up to ``grace`` seconds, then cancel the rest (sending nothing)."""
         calls = list(self._running.values())
@@ -208,6 +214,8 @@ class Connection:
             if isinstance(method, str) and isinstance(params, (dict, type(None))):
                 self._notification(method, params or {})
             return None
+        if self._stopping:
+            return self._error(request_id, RpcError(INTERNAL_ERROR, "the server is stopping: no new request"))
         try:
             if message.get("jsonrpc") != "2.0":
                 raise RpcError(INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"')

@@ -7,8 +7,9 @@ tool starts (``git``, ``ssh``, a pager) can never read the client's messages; th
 from a private duplicate of the original stdin. At most ``MAX_WAITING`` messages are read ahead of
 the server (a client that writes faster than it reads finds its writes blocking, instead of the
 server's memory growing). It stops at end of input or on SIGINT or SIGTERM (calls in flight get
-``shutdown_grace`` seconds to finish and send their answers; a second signal cancels them at
-once), or when the client stops reading.
+``shutdown_grace`` seconds to finish and send their answers; after a signal a new request gets an
+error, ``notifications/cancelled`` still cancels, and a second signal cancels every call at once),
+or when the client stops reading.
 """
 
 from __future__ import annotations
@@ -115,8 +116,7 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
 
     def receive(line: bytes) -> None:
         try:
-            if not signalled.is_set():  # once stopping, no new call starts
-                connection.receive(line)
+            connection.receive(line)
         finally:
             slots.release()
 
@@ -133,6 +133,7 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
         log.info(
             "stopping: calls in flight get %g s to finish (signal again to stop at once)", shutdown_grace
         )
+        connection.stop_accepting()  # new requests get an error; cancellations still work
         signalled.set()
 
     signals = []
