@@ -7,7 +7,7 @@ Environment variables (for the raw-protocol tests):
 
 * ``EVERYTHING_PAGE_SIZE``: tools per ``tools/list`` page (default 100: one page);
 * ``EVERYTHING_MAX_MESSAGE_SIZE``: the largest incoming message in bytes (default 16 MiB);
-* ``EVERYTHING_SHUTDOWN_GRACE``: seconds calls in flight get after end of input (default 5).
+* ``EVERYTHING_SHUTDOWN_GRACE``: seconds calls in flight get after end of input or a signal (default 5).
 """
 
 from __future__ import annotations
