@@ -196,7 +196,8 @@ class Engine:
     limits. Transports are handed an engine (and make a connection per client), never the
     :class:`~mcplite.McpServer` facade.
 
-    ``workers`` run sync tools off the event loop.
+    ``workers`` run sync tools off the event loop; ``mask_error_details``: an unexpected exception
+    in a tool reaches the client as a generic message naming the tool.
     """
 
     def __init__(
@@ -209,6 +210,7 @@ class Engine:
         instructions: str | None = None,
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
+        mask_error_details: bool = True,
     ) -> None:
         self.server_info = server_info
         self.handlers = handlers
@@ -217,6 +219,7 @@ class Engine:
         self.instructions = instructions
         self.cache_ttl_ms = cache_ttl_ms
         self.max_message_size = max_message_size
+        self.mask_error_details = mask_error_details
         self._server_info_wire: dict[str, dict[str, Any]] = {}
 
     def capabilities(self) -> dict[str, Any]:
