@@ -27,12 +27,17 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired, Required, Union
 
 import attrs
+import pandas as pd
+
+import rvalues as rv
+from mcplite.tools.rows import Rows
 
 Kind = Literal[
     "any", "null", "scalar", "literal", "enum", "union", "array", "set", "tuple", "mapping", "typeddict",
-    "record", "other",
+    "record", "frame", "vector", "other",
 ]  # fmt: skip
-"""What an annotation is, as JSON sees it (``other``: it has no JSON form)."""
+"""What an annotation is, as JSON sees it (``other``: it has no JSON form; ``frame``: a data frame
+with declared rows, its row class in ``args``; ``vector``: an R vector class such as ``rv.Double``)."""
 
 REQUIREDNESS: tuple[Any, ...] = (Required, NotRequired)
 ARRAY_TYPES: frozenset[Any] = frozenset({list, collections.abc.Sequence, collections.abc.MutableSequence})
@@ -40,6 +45,13 @@ SET_TYPES: frozenset[Any] = frozenset({set, frozenset, collections.abc.Set, coll
 MAPPING_TYPES: frozenset[Any] = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMapping})
 SCALAR_TYPES: tuple[type, ...] = (str, int, float, bool, datetime.date, datetime.datetime)
 """The scalar annotations, each one JSON type (dates are strings)."""
+
+FRAME_TYPES: frozenset[Any] = frozenset({pd.DataFrame, rv.DataFrame})
+"""The frame classes ``Rows(Row)`` may declare the rows of."""
+VECTOR_TYPES: tuple[type, ...] = (
+    rv.Logical, rv.Integer, rv.Double, rv.Character, rv.Factor, rv.Date, rv.POSIXct,
+)  # fmt: skip
+"""The R vector classes a field may be declared as (written as ``I(x)``: always an array)."""
 
 JSON_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
@@ -139,7 +151,7 @@ class Shape:
             return frozenset({exact_type}), frozenset({_LOOSE[exact_type]} if exact_type in _LOOSE else ())
         if self.kind in ("mapping", "typeddict", "record"):
             return frozenset({"object"}), frozenset()
-        return frozenset({"array"}), frozenset()
+        return frozenset({"array"}), frozenset()  # arrays, sets, tuples, frames (rows), vectors
 
     def expected(self) -> str:
         """What the annotation expects, as error messages say it: "an integer", "one of 'a', 'b'"."""
@@ -162,6 +174,8 @@ class Shape:
             return f"an array of {len(self.args)} item{'s' if len(self.args) > 1 else ''}"
         if self.kind == "set":
             return "an array of unique items"
+        if self.kind == "frame":
+            return f"an array of rows ({self.item.__name__})"
         return "an array"
 
 
@@ -178,8 +192,46 @@ def read(annotation: Any) -> Shape:
     ('mapping', ['a', 'b'], 'other')
     """
     bare, note = unwrap(annotation)
+    rows = rows_marker(annotation)
+    if rows is not None:
+        frames = typing.get_args(bare) if typing.get_origin(bare) in (Union, types.UnionType) else (bare,)
+        if not frames or not all(frame in FRAME_TYPES for frame in frames):
+            raise TypeError(
+                f"Rows({type_name(rows.row)}) declares the rows of pd.DataFrame or rv.DataFrame, "
+                f"not of {type_name(bare)}"
+            )
+        if not (is_record_class(rows.row) or typing.is_typeddict(rows.row)):
+            raise TypeError(
+                f"Rows(...) takes a dataclass, attrs class or TypedDict, not {type_name(rows.row)}"
+            )
+        return Shape("frame", bare, (rows.row,), note)
     origin, args = typing.get_origin(bare), typing.get_args(bare)
     return Shape(_kind(bare, origin), bare, args, note)
+
+
+def rows_marker(annotation: Any) -> Rows | None:
+    """The ``Rows(...)`` marker among an annotation's ``Annotated`` extras, if any."""
+    while typing.get_origin(annotation) in (Annotated, *REQUIREDNESS):
+        if typing.get_origin(annotation) is Annotated:
+            found = next((extra for extra in annotation.__metadata__ if isinstance(extra, Rows)), None)
+            if found is not None:
+                return found
+        annotation = typing.get_args(annotation)[0]
+    return None
+
+
+def record_fields(cls: Any) -> list[tuple[str, Any, bool]]:
+    """The fields of a dataclass, attrs class or TypedDict: (name, annotation, required).
+
+    >>> class Pair(typing.TypedDict):
+    ...     a: int
+    >>> record_fields(Pair)
+    [('a', <class 'int'>, True)]
+    """
+    if typing.is_typeddict(cls):
+        hints = typing.get_type_hints(cls, include_extras=True)
+        return [(key, hint, key in cls.__required_keys__) for key, hint in hints.items()]
+    return [(name, annotation, required) for name, annotation, required, _ in class_fields(cls)]
 
 
 def _kind(bare: Any, origin: Any) -> Kind:
@@ -205,6 +257,8 @@ def _kind(bare: Any, origin: Any) -> Kind:
         return "mapping"
     if typing.is_typeddict(bare):
         return "typeddict"
+    if isinstance(bare, type) and issubclass(bare, VECTOR_TYPES):  # before records: vectors are attrs classes
+        return "vector"
     if is_record_class(bare):
         return "record"
     return "other"
