@@ -43,6 +43,8 @@ from mcplite.protocol.types import (
 from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.tools.context import Context, ToolCancelled
+from mcplite.tools.output_schema import output_schema
+from mcplite.tools.rows import Rows
 
 __all__ = [
     "ABSENT",
@@ -64,6 +66,7 @@ __all__ = [
     "McpServer",
     "RegisteredTool",
     "ResourceLink",
+    "Rows",
     "TextContent",
     "TextResourceContents",
     "Tool",
@@ -80,5 +83,6 @@ __all__ = [
     "get_option",
     "mcp_server",
     "options",
+    "output_schema",
     "tool_result",
 ]

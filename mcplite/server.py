@@ -38,7 +38,9 @@ class McpServer:
 
     ``page_size`` tools go in one ``tools/list`` page; ``cache_ttl_ms`` is how long a 2026-07-28
     client may cache listings; ``max_message_size`` bounds one incoming message (bytes);
-    ``workers`` is how many sync tools may run at once.
+    ``workers`` is how many sync tools may run at once; with ``validate_output``, each call's
+    structured content is checked against a hand-written ``output_schema`` (a misfit is an error
+    result naming its path; needs jsonschema).
     """
 
     def __init__(
@@ -52,6 +54,7 @@ class McpServer:
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
         workers: int | None = None,
+        validate_output: bool = False,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -69,6 +72,7 @@ class McpServer:
             max_message_size=max_message_size,
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
+        self.validate_output = validate_output
 
     @property
     def server_info(self) -> Implementation:
@@ -129,12 +133,16 @@ class McpServer:
         output_schema: dict[str, Any] | None = None,
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        structured: bool | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
         """Register a function as a tool: ``@server.tool`` or ``@server.tool(name=..., ...)``.
 
-        The function is returned unchanged, so it stays callable and testable as it is.
+        The function is returned unchanged, so it stays callable and testable as it is. A function
+        whose return annotation is a record or a frame with declared rows is a typed tool: its
+        output schema is derived (``mcplite.output_schema``) and it answers with structured content;
+        ``structured=False`` opts out, ``output_schema=`` overrides.
         """
         if function is not None:
             self.add_tool(function, **options)
@@ -157,6 +165,7 @@ class McpServer:
         output_schema: dict[str, Any] | None = None,
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        structured: bool | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the server holds it."""
         return self.engine.tools.add_tool(
@@ -168,6 +177,8 @@ class McpServer:
             output_schema=output_schema,
             icons=icons,
             meta=meta,
+            structured=structured,
+            validate_output=self.validate_output,
         )
 
     def capabilities(self) -> dict[str, Any]:

@@ -323,7 +323,8 @@ def type_name(annotation: Any) -> str:
     if isinstance(annotation, list):  # the parameters of a Callable
         return f"[{', '.join(type_name(arg) for arg in annotation)}]"
     if origin is Annotated:
-        return type_name(args[0])
+        rows = next((extra for extra in annotation.__metadata__ if isinstance(extra, Rows)), None)
+        return type_name(args[0]) if rows is None else f"{type_name(args[0])} of {type_name(rows.row)} rows"
     if origin in (Union, types.UnionType):
         return " | ".join(type_name(arg) for arg in args)
     if origin is Literal:

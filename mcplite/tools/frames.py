@@ -26,6 +26,7 @@ from mcplite.protocol.checks import shown
 from mcplite.tools.annotations import Shape, read, record_fields, type_name
 from mcplite.tools.output_schema import r_class_of
 from rvalues.model.coerce import as_type
+from rvalues.model.elements import INT_MAX
 
 MISSING = object()
 """The value of a field or column that is not there."""
@@ -75,7 +76,7 @@ def as_class(x: rv.Vector, r_class: str) -> rv.Vector | None:
     True
     """
     kind = type(x)
-    if _all_na(x):
+    if _all_na(x) or len(x) == 0:
         return _na_vector(r_class, len(x))
     if r_class == "logical":
         return x.without_attributes() if kind is rv.Logical else None
@@ -97,8 +98,8 @@ def _not_integer(x: rv.Vector) -> np.ndarray:
     """The positions of a double vector's values that are no 32-bit integer (NA is one)."""
     values = np.asarray(x.data, dtype=float)
     with np.errstate(invalid="ignore"):
-        whole = (values == np.round(values)) & (np.abs(values) <= 2**31 - 1)
-        ok = rv.Double.na_only_mask(x) | whole
+        whole = (values == np.round(values)) & (np.abs(values) <= INT_MAX)
+        ok = rv.Double.na_only_mask(x) | whole  # type: ignore[arg-type]
     return np.flatnonzero(~ok)
 
 

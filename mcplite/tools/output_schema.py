@@ -155,9 +155,13 @@ def cell_schema(shape: Shape, options: JsonOptions) -> tuple[dict[str, Any], boo
     return with_forms(schema, na_forms(r_class, options.na)), True
 
 
-def schema_of(shape: Shape, options: JsonOptions) -> dict[str, Any]:
-    """The output schema of one shape under ``options``."""
+def schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """The output schema of one shape under ``options`` (``within``: the records around it)."""
     kind = shape.kind
+    if kind in ("record", "typeddict"):
+        if shape.annotation in within:
+            raise NoOutputSchema(f"{type_name(shape.annotation)} contains itself; an inlined schema cannot")
+        within = (*within, shape.annotation)
     if kind == "any":
         return {}
     if kind == "null":
@@ -170,19 +174,19 @@ def schema_of(shape: Shape, options: JsonOptions) -> dict[str, Any]:
         r_class_of(shape)  # refuses values of mixed types
         return {"enum": shape.values}
     if kind == "union":
-        return {"anyOf": [schema_of(read(arg), options) for arg in shape.args]}
+        return {"anyOf": [schema_of(read(arg), options, within) for arg in shape.args]}
     if kind == "array":
-        return {"type": "array", "items": schema_of(read(shape.item), options)}
+        return {"type": "array", "items": schema_of(read(shape.item), options, within)}
     if kind == "mapping":
         if shape.args and read(shape.args[0]).annotation is not str:
             raise NoOutputSchema(
                 f"{type_name(shape.annotation)} has no output schema: JSON names are strings"
             )
-        items = schema_of(read(shape.args[1]), options) if shape.args else {}
+        items = schema_of(read(shape.args[1]), options, within) if shape.args else {}
         return {"type": "object", "additionalProperties": items}
     if kind in ("record", "typeddict"):
         fields = record_fields(shape.annotation)
-        properties = {name: schema_of(read(annotation), options) for name, annotation, _ in fields}
+        properties = {name: schema_of(read(annotation), options, within) for name, annotation, _ in fields}
         required = [name for name, _, is_required in fields if is_required or kind == "record"]
         return _object(properties, required)
     if kind == "frame":

@@ -22,8 +22,8 @@ mcplite.tools.frames.Misfit: [1].mean is missing, expected a number
 from __future__ import annotations
 
 import datetime
-import functools
 import enum
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,10 +33,8 @@ import pandas as pd
 import rvalues as rv
 from mcplite.payload.returned import to_r
 from mcplite.tools.annotations import Shape, read, record_fields
-from mcplite.tools.frames import MISSING, Misfit, as_class, frame_value, join
+from mcplite.tools.frames import INT_MAX, MISSING, Misfit, as_class, frame_value, join
 from mcplite.tools.output_schema import r_class_of
-
-_INT32 = 2**31 - 1
 
 
 def typed_value(shape: Shape, value: Any, path: str = "") -> rv.RValue:
@@ -139,7 +137,7 @@ def _python_scalar(r_class: str, value: Any) -> rv.RValue | None:
     if isinstance(value, (bool, np.bool_)):
         return rv.Logical([bool(value)]) if r_class == "logical" else None
     if isinstance(value, (int, np.integer)):
-        if r_class == "integer" and abs(int(value)) <= _INT32:
+        if r_class == "integer" and abs(int(value)) <= INT_MAX:
             return rv.Integer([int(value)])
         return rv.Double([float(value)]) if r_class == "double" else None
     if isinstance(value, (float, np.floating)):
