@@ -57,7 +57,7 @@ _ints = st.integers(-(2**31) + 1, 2**31 - 1)
 _text = st.text(alphabet='ab "\\\né\u65e5', max_size=4)
 _dates = st.dates(datetime.date(1900, 1, 1), datetime.date(2100, 12, 31))
 _datetimes = st.datetimes(datetime.datetime(1900, 1, 1), datetime.datetime(2100, 1, 1)).map(
-    lambda d: d.replace(microsecond=0, tzinfo=datetime.timezone.utc)
+    lambda d: d.replace(microsecond=0, tzinfo=datetime.UTC)
 )
 
 # each declared type: (annotation, strategy of values that fit it)
@@ -135,7 +135,7 @@ def _field(depth: int) -> st.SearchStrategy[tuple[Any, Any]]:
         _field(depth - 1).flatmap(
             lambda tv: st.lists(st.just(tv[1]), max_size=2).map(lambda vs: (list[tv[0]], vs))  # type: ignore[valid-type]
         ),
-        _field(depth - 1).map(lambda tv: (dict[str, tv[0]], {"k": tv[1]})),  # type: ignore[name-defined]
+        _field(depth - 1).map(lambda tv: (dict[str, tv[0]], {"k": tv[1]})),  # type: ignore[valid-type,misc]
     )
 
 

@@ -18,7 +18,7 @@ from mcplite.protocol.checks import shown
 from mcplite.tools.frames import join
 
 try:
-    import jsonschema  # type: ignore[import-untyped]
+    import jsonschema
 except ImportError:  # an optional dependency: only validate_output=True needs it
     jsonschema = None
 
