@@ -171,6 +171,8 @@ def fit_column(cell: Shape, column: Any, path: str, name: str) -> rv.Vector:
     """One column as its declared class (a ``Literal`` or an enum of strings: a factor with those
     levels); a value that does not fit is a :class:`Misfit` naming its row."""
     r_class, levels = r_class_of(cell)
+    if isinstance(column, rv.List):  # a column of mixed Python objects: each must be one value that fits
+        column = _combined(column, cell, r_class, path, name)
     fitted = (
         as_class(column, "character" if r_class == "factor" else r_class)
         if isinstance(column, rv.Vector)
@@ -189,6 +191,22 @@ def fit_column(cell: Shape, column: Any, path: str, name: str) -> rv.Vector:
     if r_class != "factor":
         return fitted
     return rv.factor(fitted, levels=list(levels))  # type: ignore[no-any-return]
+
+
+def _combined(column: rv.RValue, cell: Shape, r_class: str, path: str, name: str) -> rv.RValue:
+    """A list column as one vector of ``r_class``, or a :class:`Misfit` at its first element that is not
+    one value of that class (an error path: element by element)."""
+    target = "character" if r_class == "factor" else r_class
+    fitted = []
+    for row, element in enumerate(column.data):  # type: ignore[attr-defined]
+        one = as_class(element, target) if isinstance(element, rv.Vector) and len(element) == 1 else None
+        if one is None:
+            single = isinstance(element, rv.Vector) and len(element) == 1
+            raise Misfit(
+                join(join(path, row), name), element.tolist()[0] if single else element, cell.expected()
+            )
+        fitted.append(one)
+    return rv.c(*fitted) if fitted else _na_vector(target, 0)
 
 
 def _element(column: Any, row: int) -> Any:
