@@ -143,7 +143,7 @@ def expected(name: str, case: str) -> mcplite.CallToolResult:
 
 
 def carries(version: str, name: str) -> bool:
-    """Whether ``version`` carries this tool's structured content (objects from 2025-06-18, any from 2026-07-28)."""
+    """Whether ``version`` carries the structured content (objects from 2025-06-18, any from 2026-07-28)."""
     if version >= "2026-07-28":
         return True
     return version >= "2025-06-18" and name == "summarize"
