@@ -150,7 +150,7 @@ def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
     columns = dict(zip(names, x.data, strict=True))
     pairs = []
     for name, annotation, _ in fields:
-        cell = _cell_shape(read(annotation))
+        cell = cell_shape(read(annotation))
         where = join(join(path, "*"), name)
         if name not in columns:
             raise Misfit(where, MISSING, f"a column of {cell.expected()}")
@@ -158,7 +158,7 @@ def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
     return rv.data_frame_from_pairs(pairs)
 
 
-def _cell_shape(shape: Shape) -> Shape:
+def cell_shape(shape: Shape) -> Shape:
     """A column's declared type without ``| None`` (NA is a frame's missing value)."""
     if shape.kind == "union":
         arms = [read(arg) for arg in shape.args if read(arg).kind != "null"]

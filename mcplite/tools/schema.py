@@ -36,6 +36,7 @@ from mcplite.tools.annotations import (
     type_hints,
     type_name,
 )
+from mcplite.tools.frame_arguments import frame_input_schema
 
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
@@ -198,6 +199,8 @@ def _bare_schema(shape: Shape, classes: tuple[type, ...]) -> dict[str, Any]:
         return _typeddict_schema(annotation, classes)
     if kind == "record":
         return _class_schema(annotation, classes)
+    if kind == "frame":
+        return frame_input_schema(shape)
     raise _Unsupported.no_schema(annotation, _HINTS.get(annotation, _SUPPORTED))
 
 
