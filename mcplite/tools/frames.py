@@ -30,6 +30,8 @@ from rvalues.model.elements import INT_MAX
 
 MISSING = object()
 """The value of a field or column that is not there."""
+EXTRA = object()
+"""The value of a column that should not be there."""
 
 
 class Misfit(ValueError):
@@ -37,7 +39,7 @@ class Misfit(ValueError):
 
     def __init__(self, path: str, value: Any, expected: str) -> None:
         self.path, self.value, self.expected = path, value, expected
-        what = "missing" if value is MISSING else shown(value)
+        what = "missing" if value is MISSING else "present" if value is EXTRA else shown(value)
         super().__init__(f"{path or 'the value'} is {what}, expected {expected}")
 
 
@@ -143,15 +145,15 @@ def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
     extra = [name for name in names if name not in declared]
     if extra:
         raise Misfit(
-            join(join(path, "*"), extra[0]),
-            MISSING,
+            join(f"{path}[*]", extra[0]),
+            EXTRA,
             f"no column {extra[0]!r} ({type_name(shape.item)} has none)",
         )
     columns = dict(zip(names, x.data, strict=True))
     pairs = []
     for name, annotation, _ in fields:
         cell = cell_shape(read(annotation))
-        where = join(join(path, "*"), name)
+        where = join(f"{path}[*]", name)
         if name not in columns:
             raise Misfit(where, MISSING, f"a column of {cell.expected()}")
         pairs.append((name, fit_column(cell, columns[name], path, name)))
