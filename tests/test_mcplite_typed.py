@@ -222,17 +222,17 @@ MISFITS: list[tuple[str, Any, str]] = [
         "not a frame",
         Summary("m", [{"group": "a"}], rv.Double([]), None),
         "groups is list ([{'group': 'a'}]), expected a data frame",
-    ),  # type: ignore[arg-type]
+    ),
     (
         "wrong field type",
-        Summary(3, frame(group=[], mean=[], n=[]), rv.Double([]), None),
+        Summary(3, frame(group=[], mean=[], n=[]), rv.Double([]), None),  # type: ignore[arg-type]
         "column is int (3), expected a string",
-    ),  # type: ignore[arg-type]
+    ),
     (
         "None where not optional",
-        Summary("m", frame(group=[], mean=[], n=[]), None, None),
+        Summary("m", frame(group=[], mean=[], n=[]), None, None),  # type: ignore[arg-type]
         "values is NoneType (None), expected a vector (Double)",
-    ),  # type: ignore[arg-type]
+    ),
 ]
 
 
