@@ -43,6 +43,7 @@ from mcplite.protocol.types import (
 from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.tools.context import Context, ToolCancelled
+from mcplite.tools.examples import Examples
 from mcplite.tools.output_schema import output_schema
 from mcplite.tools.rows import Rows
 
@@ -57,6 +58,7 @@ __all__ = [
     "Context",
     "DiscoverResult",
     "EmbeddedResource",
+    "Examples",
     "Icon",
     "ImageContent",
     "Implementation",

@@ -24,12 +24,13 @@ import inspect
 import types
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NotRequired, Required, Union
+from typing import Annotated, Any, Literal, NotRequired, Required, TypeVar, Union
 
 import attrs
 import pandas as pd
 
 import rvalues as rv
+from mcplite.tools.examples import Examples
 from mcplite.tools.rows import Rows
 
 Kind = Literal[
@@ -52,6 +53,8 @@ VECTOR_TYPES: tuple[type, ...] = (
     rv.Logical, rv.Integer, rv.Double, rv.Character, rv.Factor, rv.Date, rv.POSIXct,
 )  # fmt: skip
 """The R vector classes a field may be declared as (written as ``I(x)``: always an array)."""
+
+M = TypeVar("M", Rows, Examples)
 
 JSON_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
@@ -108,13 +111,15 @@ class Shape:
     """One annotation as read by :func:`read`.
 
     ``annotation`` is the annotation without ``Annotated``, ``Required`` and ``NotRequired``;
-    ``args`` its type arguments; ``note`` the first str among the ``Annotated`` extras.
+    ``args`` its type arguments; ``note`` the first str among the ``Annotated`` extras;
+    ``examples`` the values of an ``Examples(...)`` among them.
     """
 
     kind: Kind
     annotation: Any
     args: tuple[Any, ...]
     note: str | None = None
+    examples: tuple[Any, ...] = ()
 
     @property
     def item(self) -> Any:
@@ -192,7 +197,9 @@ def read(annotation: Any) -> Shape:
     ('mapping', ['a', 'b'], 'other')
     """
     bare, note = unwrap(annotation)
-    rows = rows_marker(annotation)
+    rows = marker(annotation, Rows)
+    examples = marker(annotation, Examples)
+    shown = examples.values if examples is not None else ()
     if rows is not None:
         frames = typing.get_args(bare) if typing.get_origin(bare) in (Union, types.UnionType) else (bare,)
         if not frames or not all(frame in FRAME_TYPES for frame in frames):
@@ -204,16 +211,20 @@ def read(annotation: Any) -> Shape:
             raise TypeError(
                 f"Rows(...) takes a dataclass, attrs class or TypedDict, not {type_name(rows.row)}"
             )
-        return Shape("frame", bare, (rows.row,), note)
+        return Shape("frame", bare, (rows.row,), note, shown)
     origin, args = typing.get_origin(bare), typing.get_args(bare)
-    return Shape(_kind(bare, origin), bare, args, note)
+    return Shape(_kind(bare, origin), bare, args, note, shown)
 
 
-def rows_marker(annotation: Any) -> Rows | None:
-    """The ``Rows(...)`` marker among an annotation's ``Annotated`` extras, if any."""
+def marker(annotation: Any, cls: type[M]) -> M | None:
+    """The first ``cls`` marker (``Rows``, ``Examples``) among an annotation's ``Annotated`` extras.
+
+    >>> marker(Annotated[int, "rows", Examples(3)], Examples)
+    Examples(3)
+    """
     while typing.get_origin(annotation) in (Annotated, *REQUIREDNESS):
         if typing.get_origin(annotation) is Annotated:
-            found = next((extra for extra in annotation.__metadata__ if isinstance(extra, Rows)), None)
+            found = next((extra for extra in annotation.__metadata__ if isinstance(extra, cls)), None)
             if found is not None:
                 return found
         annotation = typing.get_args(annotation)[0]

@@ -156,7 +156,13 @@ def cell_schema(shape: Shape, options: JsonOptions) -> tuple[dict[str, Any], boo
 
 
 def schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...] = ()) -> dict[str, Any]:
-    """The output schema of one shape under ``options`` (``within``: the records around it)."""
+    """The output schema of one shape under ``options`` (``within``: the records around it), with the
+    description an ``Annotated`` str gives it."""
+    schema = _schema_of(shape, options, within)
+    return schema if shape.note is None else {**schema, "description": shape.note}
+
+
+def _schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...]) -> dict[str, Any]:
     kind = shape.kind
     if kind in ("record", "typeddict"):
         if shape.annotation in within:

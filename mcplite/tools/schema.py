@@ -160,6 +160,11 @@ def _schema(annotation: Any, classes: tuple[type, ...]) -> dict[str, Any]:
     schema = _bare_schema(shape, classes)
     if shape.note is not None:
         schema["description"] = shape.note
+    if shape.examples:
+        odd = next((example for example in shape.examples if not is_plain_json(example)), None)
+        if odd is not None:
+            raise _Unsupported(annotation, f"gives the example {odd!r}; examples must be JSON values")
+        schema["examples"] = list(shape.examples)
     return schema
 
 
