@@ -288,6 +288,21 @@ def test_a_not_required_typeddict_key_may_be_absent() -> None:
     assert encode_json(typed_value(read(Movie), {"title": "Up"}), options=JsonOptions()) == '{"title":"Up"}'
 
 
+def test_typing_extensions_typeddicts_are_typeddicts() -> None:
+    """pydantic (so the MCP SDK and FastMCP) wants typing_extensions.TypedDict before Python 3.12."""
+    import typing_extensions
+
+    Row = typing_extensions.TypedDict("Row", {"group": str, "mean": float})  # noqa: UP013
+    PlainRow = TypedDict("PlainRow", {"group": str, "mean": float})  # noqa: UP013
+    frame_type = Annotated[pd.DataFrame, mcplite.Rows(Row)]
+    assert mcplite.output_schema(frame_type) == mcplite.output_schema(
+        Annotated[pd.DataFrame, mcplite.Rows(PlainRow)]
+    )
+    assert mcplite.output_schema(Row)["required"] == ["group", "mean"]
+    value = typed_value(read(frame_type), frame(group=["a"], mean=[math.nan]))
+    assert encode_json(value, options=JsonOptions()) == '[{"group":"a"}]'
+
+
 # -- hand-written schemas: validate_output and testing.Client ------------------------------------------
 
 

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal, NotRequired, Required, TypeVar, Unio
 
 import attrs
 import pandas as pd
+import typing_extensions
 
 import rvalues as rv
 from mcplite.tools.examples import Examples
@@ -207,7 +208,7 @@ def read(annotation: Any) -> Shape:
                 f"Rows({type_name(rows.row)}) declares the rows of pd.DataFrame or rv.DataFrame, "
                 f"not of {type_name(bare)}"
             )
-        if not (is_record_class(rows.row) or typing.is_typeddict(rows.row)):
+        if not (is_record_class(rows.row) or is_typeddict(rows.row)):
             raise TypeError(
                 f"Rows(...) takes a dataclass, attrs class or TypedDict, not {type_name(rows.row)}"
             )
@@ -239,7 +240,7 @@ def record_fields(cls: Any) -> list[tuple[str, Any, bool]]:
     >>> record_fields(Pair)
     [('a', <class 'int'>, True)]
     """
-    if typing.is_typeddict(cls):
+    if is_typeddict(cls):
         hints = typing.get_type_hints(cls, include_extras=True)
         return [(key, hint, key in cls.__required_keys__) for key, hint in hints.items()]
     return [(name, annotation, required) for name, annotation, required, _ in class_fields(cls)]
@@ -266,7 +267,7 @@ def _kind(bare: Any, origin: Any) -> Kind:
         return "tuple"
     if bare in MAPPING_TYPES or origin in MAPPING_TYPES:
         return "mapping"
-    if typing.is_typeddict(bare):
+    if is_typeddict(bare):
         return "typeddict"
     if isinstance(bare, type) and issubclass(bare, VECTOR_TYPES):  # before records: vectors are attrs classes
         return "vector"
@@ -383,6 +384,16 @@ def class_fields(cls: type) -> list[tuple[str, Any, bool, Any]]:
                 required = dfield.default_factory is dataclasses.MISSING
                 fields.append((dfield.name, annotation, required, empty))
     return fields
+
+
+def is_typeddict(annotation: Any) -> bool:
+    """Whether an annotation is a TypedDict, ``typing``'s or ``typing_extensions``' (which pydantic, and so
+    the MCP SDK, asks for before Python 3.12).
+
+    >>> is_typeddict(typing_extensions.TypedDict("Row", {"n": int}))
+    True
+    """
+    return typing.is_typeddict(annotation) or typing_extensions.is_typeddict(annotation)
 
 
 def is_record_class(annotation: Any) -> bool:
