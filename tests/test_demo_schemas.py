@@ -59,12 +59,9 @@ def test_every_required_argument_has_examples_that_fit() -> None:
     for registered in demo.build_server().tools.values():
         schema = registered.tool.input_schema
         for name in schema.get("required", []):
-            examples = schema["properties"][name].get("examples")
-            assert examples, f"{registered.name}.{name} lists no example"
-            registered.bind(
-                {key: schema["properties"][key].get("examples", [None])[0] for key in schema["required"]}
-                | {name: examples[0]}
-            )
+            assert schema["properties"][name].get("examples"), f"{registered.name}.{name} lists no example"
+        for arguments in calls_from(schema):
+            registered.bind(arguments)  # an ArgumentError if the examples do not fit together
 
 
 def test_an_example_that_does_not_fit_is_refused_at_registration() -> None:

@@ -27,7 +27,7 @@ import io
 import operator
 from collections.abc import Callable
 from importlib import resources
-from typing import Annotated, Any, Literal, TypedDict, get_args
+from typing import Annotated, Any, Literal, TypedDict
 
 import attrs
 import pandas as pd
@@ -60,7 +60,6 @@ GroupColumn = Literal["species", "island", "sex", "year"]
 #: The columns read as factors and as integers, as in R's ``palmerpenguins::penguins``.
 FACTORS = ("species", "island", "sex")
 INTEGERS = ("flipper_length_mm", "body_mass_g", "year")
-COLUMNS: tuple[str, ...] = get_args(Column)
 
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq,

@@ -21,13 +21,13 @@ import dataclasses
 import datetime
 import enum
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired, Required, TypeVar, Union
 
 import attrs
-import pandas as pd
 import typing_extensions
 
 import rvalues as rv
@@ -48,8 +48,6 @@ MAPPING_TYPES: frozenset[Any] = frozenset({dict, collections.abc.Mapping, collec
 SCALAR_TYPES: tuple[type, ...] = (str, int, float, bool, datetime.date, datetime.datetime)
 """The scalar annotations, each one JSON type (dates are strings)."""
 
-FRAME_TYPES: frozenset[Any] = frozenset({pd.DataFrame, rv.DataFrame})
-"""The frame classes ``Rows(Row)`` may declare the rows of."""
 VECTOR_TYPES: tuple[type, ...] = (
     rv.Logical, rv.Integer, rv.Double, rv.Character, rv.Factor, rv.Date, rv.POSIXct,
 )  # fmt: skip
@@ -203,7 +201,7 @@ def read(annotation: Any) -> Shape:
     shown = examples.values if examples is not None else ()
     if rows is not None:
         frames = typing.get_args(bare) if typing.get_origin(bare) in (Union, types.UnionType) else (bare,)
-        if not frames or not all(frame in FRAME_TYPES for frame in frames):
+        if not frames or not all(is_frame_class(frame) for frame in frames):
             raise TypeError(
                 f"Rows({type_name(rows.row)}) declares the rows of pd.DataFrame or rv.DataFrame, "
                 f"not of {type_name(bare)}"
@@ -384,6 +382,23 @@ def class_fields(cls: type) -> list[tuple[str, Any, bool, Any]]:
                 required = dfield.default_factory is dataclasses.MISSING
                 fields.append((dfield.name, annotation, required, empty))
     return fields
+
+
+def pandas_class(name: str) -> Any:
+    """``pandas.<name>`` if pandas is loaded, else None: no value or annotation can be a pandas one before
+    something imports pandas, and ``import mcplite`` does not.
+
+    >>> import pandas
+    >>> pandas_class("DataFrame") is pandas.DataFrame
+    True
+    """
+    pandas = sys.modules.get("pandas")
+    return None if pandas is None else getattr(pandas, name)
+
+
+def is_frame_class(annotation: Any) -> bool:
+    """Whether ``Rows(Row)`` may declare the rows of ``annotation``: ``rv.DataFrame`` or ``pd.DataFrame``."""
+    return annotation is rv.DataFrame or (annotation is not None and annotation is pandas_class("DataFrame"))
 
 
 def is_typeddict(annotation: Any) -> bool:

@@ -26,10 +26,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import pandas as pd
-
 import rvalues as rv
-from mcplite.tools.annotations import Shape, read, record_fields
+from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields
 from mcplite.tools.argument_errors import Invalid, mismatch
 from mcplite.tools.frames import cell_shape
 from mcplite.tools.output_schema import r_class_of, value_schema, with_forms
@@ -146,5 +144,6 @@ def rows_to_frame(shape: Shape, value: Any) -> Any:
             (name, rv.factor(column, levels=list(levels)) if r_class == "factor" and levels else column)
         )
     frame = rv.data_frame_from_pairs(pairs)
-    wants_pandas = pd.DataFrame in (shape.annotation, *getattr(shape.annotation, "__args__", ()))
+    frames = (shape.annotation, *getattr(shape.annotation, "__args__", ()))
+    wants_pandas = any(frame is not rv.DataFrame and is_frame_class(frame) for frame in frames)
     return rv.to_pandas(frame) if wants_pandas else frame

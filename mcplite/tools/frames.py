@@ -19,11 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 import rvalues as rv
 from mcplite.protocol.checks import shown
-from mcplite.tools.annotations import Shape, read, record_fields, type_name
+from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields, type_name
 from mcplite.tools.output_schema import r_class_of
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import INT_MAX
@@ -126,7 +125,7 @@ def as_frame(value: Any, shape: Shape, path: str) -> rv.RValue:
     """A pandas or R data frame (or anything ``rv.as_r`` makes one of) as an R data frame."""
     if isinstance(value, rv.DataFrame):
         return value
-    if isinstance(value, (pd.DataFrame, rv.RValue)) or hasattr(value, "__arrow_c_stream__"):
+    if isinstance(value, rv.RValue) or is_frame_class(type(value)) or hasattr(value, "__arrow_c_stream__"):
         try:
             x = rv.as_r(value)
         except (rv.RValueError, TypeError, ValueError) as err:

@@ -28,11 +28,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 import rvalues as rv
 from mcplite.payload.returned import to_r
-from mcplite.tools.annotations import Shape, read, record_fields
+from mcplite.tools.annotations import Shape, pandas_class, read, record_fields
 from mcplite.tools.frames import INT_MAX, MISSING, Misfit, as_class, frame_value, join
 from mcplite.tools.output_schema import r_class_of
 
@@ -53,9 +52,9 @@ def typed_value(shape: Shape, value: Any, path: str = "") -> rv.RValue:
     if kind == "vector":
         return rv.I(_vector(shape, value, path))
     if kind == "array":
-        if isinstance(value, (str, bytes, Mapping)) or not isinstance(
-            value, (list, tuple, np.ndarray, pd.Series)
-        ):
+        series = pandas_class("Series")
+        sequence = isinstance(value, (list, tuple, np.ndarray)) or (series and isinstance(value, series))
+        if isinstance(value, (str, bytes, Mapping)) or not sequence:
             raise Misfit(path, value, shape.expected())
         item = read(shape.item)
         return rv.List([typed_value(item, element, join(path, i)) for i, element in enumerate(value)])
@@ -144,7 +143,7 @@ def _python_scalar(r_class: str, value: Any) -> rv.RValue | None:
         return rv.Double([float(value)]) if r_class == "double" else None
     if isinstance(value, str):
         return rv.Character([value]) if r_class == "character" else None
-    if isinstance(value, (datetime.datetime, pd.Timestamp)):
+    if isinstance(value, datetime.datetime):  # pd.Timestamp too
         return rv.as_r(value) if r_class == "POSIXct" else None
     if isinstance(value, datetime.date):
         return rv.as_r(value) if r_class == "Date" else None
