@@ -43,7 +43,10 @@ from mcplite.protocol.types import (
 from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.tools.context import Context, ToolCancelled
+from mcplite.tools.examples import Examples
 from mcplite.tools.failures import ToolError
+from mcplite.tools.output_schema import output_schema
+from mcplite.tools.rows import Rows
 
 __all__ = [
     "ABSENT",
@@ -56,6 +59,7 @@ __all__ = [
     "Context",
     "DiscoverResult",
     "EmbeddedResource",
+    "Examples",
     "Icon",
     "ImageContent",
     "Implementation",
@@ -65,6 +69,7 @@ __all__ = [
     "McpServer",
     "RegisteredTool",
     "ResourceLink",
+    "Rows",
     "TextContent",
     "TextResourceContents",
     "Tool",
@@ -82,5 +87,6 @@ __all__ = [
     "get_option",
     "mcp_server",
     "options",
+    "output_schema",
     "tool_result",
 ]

@@ -41,7 +41,9 @@ class McpServer:
     whose client left or cancelled before a worker was free never starts. A tool's unexpected
     exception reaches the client as a generic message naming the tool (the detail goes to the log;
     raise :class:`mcplite.ToolError` for a message meant for the client);
-    ``mask_error_details=False`` sends the exception's message, for development.
+    ``mask_error_details=False`` sends the exception's message, for development. With
+    ``validate_output``, each call's structured content is checked against a hand-written
+    ``output_schema`` (a misfit is an error result naming its path; needs jsonschema).
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class McpServer:
         max_message_size: int = 16 * 2**20,
         workers: int | None = None,
         mask_error_details: bool = True,
+        validate_output: bool = False,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -74,6 +77,7 @@ class McpServer:
             mask_error_details=mask_error_details,
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
+        self.validate_output = validate_output
 
     @property
     def server_info(self) -> Implementation:
@@ -134,12 +138,16 @@ class McpServer:
         output_schema: dict[str, Any] | None = None,
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        structured: bool | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
         """Register a function as a tool: ``@server.tool`` or ``@server.tool(name=..., ...)``.
 
-        The function is returned unchanged, so it stays callable and testable as it is.
+        The function is returned unchanged, so it stays callable and testable as it is. A function
+        whose return annotation is a record or a frame with declared rows is a typed tool: its
+        output schema is derived (``mcplite.output_schema``) and it answers with structured content;
+        ``structured=False`` opts out, ``output_schema=`` overrides.
         """
         if function is not None:
             self.add_tool(function, **options)
@@ -162,6 +170,7 @@ class McpServer:
         output_schema: dict[str, Any] | None = None,
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        structured: bool | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the server holds it."""
         return self.engine.tools.add_tool(
@@ -173,6 +182,8 @@ class McpServer:
             output_schema=output_schema,
             icons=icons,
             meta=meta,
+            structured=structured,
+            validate_output=self.validate_output,
         )
 
     def capabilities(self) -> dict[str, Any]:

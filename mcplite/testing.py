@@ -20,6 +20,10 @@ Sync methods (``call_tool``, ``list_tools``, ``request``) block until the answer
 async ones (``acall_tool``, ``alist_tools``, ``arequest``) await it, so the same client works in
 a notebook, in a plain pytest test and in an async test. The server runs on a private event
 loop in a background thread, as it would run in its own process.
+
+Every call's structured content is checked against the output schema the tool is listed with (a
+hand-written one too): a result that does not fit comes back as an error result naming the path,
+as a client that validates would refuse it (needs jsonschema; without it, nothing is checked).
 """
 
 from __future__ import annotations
@@ -35,10 +39,13 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
+import attrs
+
 from mcplite.engine.connection import Connection
 from mcplite.protocol.jsonrpc import encode_line
+from mcplite.protocol.projection import project_tool
 from mcplite.protocol.reading import CallResult, RequestError, read_tool
-from mcplite.protocol.types import Tool
+from mcplite.protocol.types import ABSENT, TextContent, Tool
 from mcplite.protocol.versions import (
     CLIENT_CAPABILITIES_KEY,
     CLIENT_INFO_KEY,
@@ -50,6 +57,7 @@ from mcplite.protocol.versions import (
     is_modern,
 )
 from mcplite.server import McpServer
+from mcplite.tools.output_check import can_validate, output_misfit
 
 __all__ = ["CallResult", "Client", "RequestError"]
 
@@ -141,6 +149,7 @@ class Client:
         self._closed = False
         self._pending: dict[int, _Pending] = {}
         self._ids = itertools.count(1)
+        self._engine = server.engine
         self._connection = Connection(server.engine, self._receive_line)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcplite-testing", daemon=True)
@@ -274,7 +283,7 @@ class Client:
             raise TimeoutError(
                 f"tools/call {name}: no answer within {self.timeout} s; the call was cancelled"
             ) from None
-        return self._call_result(message, notifications, request_id)
+        return self._checked(name, self._call_result(message, notifications, request_id))
 
     async def acall_tool(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, progress: bool = True
@@ -282,7 +291,7 @@ class Client:
         """:meth:`call_tool`, awaited; cancelling the awaiting task sends ``notifications/cancelled``."""
         request_id, pending = self._start("tools/call", self._call_params(name, arguments), progress)
         message, notifications = await self._await(request_id, pending)
-        return self._call_result(message, notifications, request_id)
+        return self._checked(name, self._call_result(message, notifications, request_id))
 
     # -- internals ---------------------------------------------------------------------------------
 
@@ -304,6 +313,25 @@ class Client:
             or (note.get("params") or {}).get("progressToken") == request_id
         ]
         return CallResult.from_wire(wire, self.protocol_version, mine)
+
+    def _checked(self, name: str, result: CallResult) -> CallResult:
+        """The result, or an error result when its structured content does not fit the listed schema."""
+        registered = self._engine.tools.get(name)
+        if registered is None or result.is_error or not can_validate():
+            return result
+        schema = project_tool(registered.listed(), self.protocol_version).output_schema
+        if schema is None:
+            return result
+        if result.structured_content is ABSENT:
+            problem = "has an output schema but returned no structured content"
+        else:
+            misfit = output_misfit(schema, result.structured_content)
+            if misfit is None:
+                return result
+            problem = f"returned structured content that does not fit its output schema: {misfit}"
+        return attrs.evolve(
+            result, content=[TextContent(f"Tool {name} {problem}")], structured_content=ABSENT, is_error=True
+        )
 
     def _meta(self) -> dict[str, Any]:
         if not is_modern(self.protocol_version):

@@ -342,8 +342,8 @@ def test_demo_over_stdio() -> None:
     assert stats["name"] == "flipper_length_mm" and stats["n"] == 342 and stats["missing"] == 2
     assert strict_json(results["column_stats"]["content"][0]["text"]) == stats
 
-    failed = by_id[20]["result"]
-    assert failed["isError"] is True and "unknown column 'wing'" in failed["content"][0]["text"]
+    failed = by_id[20]["error"]  # the column is an enum: 2025-06-18 refuses the arguments
+    assert failed["code"] == -32602 and "argument 'column': expected one of 'species'" in failed["message"]
 
 
 def test_serve_a_path_over_stdio(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ import mcplite
 import rvalues as rv
 from mcplite.payload.returned import to_r
 from mcplite.payload.rjson import encode_json
+from mcplite.tools.mapping_table import mapping_table
 from tests.conftest import RSCRIPT, requires_r
 
 ROOT = Path(__file__).parent.parent
@@ -381,6 +382,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "payload-options": payload_table,
     "jsonlite-arguments": arguments_table,
     "projection": projection_table,
+    "typed-mapping": mapping_table,
 }
 
 _TABLE = re.compile(r"(<!-- table: ([a-z-]+) -->\n)(.*?)(<!-- end table -->)", re.S)

@@ -7,8 +7,17 @@ can be called directly; R values come back, as an R server's tools would return 
 >>> rows.row_names, rows.columns["sex"]
 ([1] 170 186 230 270, [1] male male male male
 Levels: female male)
->>> column_stats("bill_depth_mm")["n"]
-[x] 342
+>>> column_stats("bill_depth_mm").n
+342
+
+The tools that return data are typed: ``describe_data``, ``filter_rows`` and ``summarize_by_group``
+return frames with declared rows, ``column_stats`` a record, so their output schemas are derived
+(``mcplite.output_schema``) and nothing is typed in by hand. Their inputs list the columns each one
+takes as an ``enum`` and give an example of every required argument, so a client can call each tool
+from its input schema alone:
+
+>>> build_server().get_tool("column_stats").tool.input_schema["properties"]["column"]["examples"]
+['bill_length_mm']
 """
 
 from __future__ import annotations
@@ -18,16 +27,36 @@ import io
 import operator
 from collections.abc import Callable
 from importlib import resources
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
+import attrs
 import pandas as pd
 
 import rvalues as rv
-from mcplite import Context, McpServer, ToolAnnotations, ToolError, content_image, content_text, tool_result
+from mcplite import (
+    Context,
+    Examples,
+    McpServer,
+    Rows,
+    ToolAnnotations,
+    ToolError,
+    content_image,
+    content_text,
+    tool_result,
+)
 from mcplite.protocol.types import CallToolResult
 
 Operator = Literal["==", "!=", "<", "<=", ">", ">="]
 Stat = Literal["mean", "median", "min", "max", "count"]
+
+Column = Literal[
+    "species", "island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "sex", "year"
+]
+"""The columns of the data, in order (a test checks them against the CSV)."""
+NumericColumn = Literal["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "year"]
+"""The columns that have a mean: all but the factors."""
+GroupColumn = Literal["species", "island", "sex", "year"]
+"""The columns whose values are groups: the factors and the year."""
 
 #: The columns read as factors and as integers, as in R's ``palmerpenguins::penguins``.
 FACTORS = ("species", "island", "sex")
@@ -42,19 +71,46 @@ _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
 }
 
-#: The output schema of ``column_stats``: every value is a JSON scalar (unboxed, NA never occurs).
-COLUMN_STATS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "description": "the column"},
-        "n": {"type": "integer", "description": "number of non-missing values"},
-        "missing": {"type": "integer", "description": "number of NA values"},
-        "mean": {"type": "number", "description": "mean of the non-missing values"},
-        "sd": {"type": "number", "description": "standard deviation (n - 1 denominator), as R's sd()"},
-    },
-    "required": ["name", "n", "missing", "mean", "sd"],
-    "additionalProperties": False,
-}
+
+@attrs.frozen
+class ColumnStats:
+    """Summary statistics of a numeric column (its output schema is derived from these fields)."""
+
+    name: Annotated[str, "the column"]
+    n: Annotated[int, "number of non-missing values"]
+    missing: Annotated[int, "number of NA values"]
+    mean: Annotated[float, "mean of the non-missing values"]
+    sd: Annotated[float, "standard deviation (n - 1 denominator), as R's sd()"]
+
+
+@attrs.frozen
+class Penguin:
+    """One row of the data, as ``filter_rows`` returns it (an NA field is left out of its JSON row)."""
+
+    species: Literal["Adelie", "Chinstrap", "Gentoo"]
+    island: Literal["Biscoe", "Dream", "Torgersen"]
+    bill_length_mm: float | None
+    bill_depth_mm: float | None
+    flipper_length_mm: int | None
+    body_mass_g: int | None
+    sex: Literal["female", "male"] | None
+    year: int
+
+
+@attrs.frozen
+class GroupValue:
+    """One row of ``summarize_by_group``: a group's label (as R's ``split()`` names it) and its statistic."""
+
+    group: str
+    value: float
+
+
+# "class" is a Python keyword: the functional form of TypedDict names the field as R does
+ColumnInfo = TypedDict(
+    "ColumnInfo",
+    {"column": str, "class": str, "missing": int, "min": float, "mean": float, "max": float},
+)
+"""One row of ``describe_data``: a column, its R class, its NA count and its min, mean and max."""
 
 INSTRUCTIONS = (
     "Tools over the Palmer penguins data (344 penguins, 8 columns; NA marks missing values). "
@@ -120,7 +176,7 @@ def _numeric_column(name: str) -> pd.Series:
 # -- the tools ------------------------------------------------------------------------------------
 
 
-def describe_data() -> rv.DataFrame:
+def describe_data() -> Annotated[rv.DataFrame, Rows(ColumnInfo)]:
     """Describe the Palmer penguins data (344 penguins): one row per column with its R class,
     its number of NAs and, for numeric columns, the min, mean and max of the non-missing values.
 
@@ -147,12 +203,17 @@ def _stat(numeric: dict[str, pd.Series], name: str, stat: str) -> float | None:
     return float(numeric[name].agg(stat)) if name in numeric else None
 
 
-def filter_rows(column: str, op: Operator, value: float | str, limit: int = 20) -> rv.DataFrame:
+def filter_rows(
+    column: Annotated[Column, Examples("body_mass_g", "species")],
+    op: Annotated[Operator, Examples(">=", "==")],
+    value: Annotated[float | str, Examples(6000, "Gentoo")],
+    limit: int = 20,
+) -> Annotated[rv.DataFrame, Rows(Penguin)]:
     """The penguins where "column op value" holds (at most limit rows), as R's subset() returns
     them: rows where the column is NA are left out. The factor columns species, island and sex take
     == and != with a label such as "Adelie"; the other columns are numeric.
 
-    Row names are the original row numbers, as subset() keeps them.
+    Row names are the original row numbers, as subset() keeps them (jsonlite leaves numbers out).
     """
     if limit < 0:
         raise ToolError(f"limit must be 0 or more, not {limit}")
@@ -186,9 +247,16 @@ def _comparable(column: str, values: pd.Series, op: str, value: float | str) -> 
     return value
 
 
-def summarize_by_group(column: str, ctx: Context, by: str = "species", stat: Stat = "mean") -> rv.DataFrame:
+def summarize_by_group(
+    column: Annotated[Column, Examples("body_mass_g")],
+    ctx: Context,
+    by: GroupColumn = "species",
+    stat: Stat = "mean",
+) -> Annotated[rv.DataFrame, Rows(GroupValue)]:
     """A statistic of a column for each group of another column (by default species), as a
     table of group and value; NAs in either column are removed first. count also works on factors.
+
+    Groups are labels, as R's split() names them (the year 2007 is the group "2007").
 
     Progress is reported once per group; a cancelled call stops between groups.
     """
@@ -203,8 +271,7 @@ def summarize_by_group(column: str, ctx: Context, by: str = "species", stat: Sta
         labels.append(label)
         results.append(len(part) if stat == "count" else part.agg(stat))
         ctx.report_progress(done, total=len(grouped), message=f"{by} = {label}")
-    group = pd.Categorical(labels, categories=groups.cat.categories) if _is_factor(groups) else labels
-    columns = {"group": pd.Series(group, dtype=groups.dtype), "value": _stat_values(results, stat, values)}
+    columns = {"group": [str(label) for label in labels], "value": _stat_values(results, stat, values)}
     return _r_frame(pd.DataFrame(columns))
 
 
@@ -217,7 +284,9 @@ def _stat_values(results: list[Any], stat: str, values: pd.Series) -> pd.Series:
     return pd.Series(results, dtype="float64")
 
 
-def plot_histogram(column: str, bins: int = 20) -> CallToolResult:
+def plot_histogram(
+    column: Annotated[NumericColumn, Examples("body_mass_g")], bins: int = 20
+) -> CallToolResult:
     """A histogram of a numeric column of the penguins data as a PNG image, with a caption
     (NAs removed).
 
@@ -255,24 +324,20 @@ def _histogram_png(values: Any, column: str, bins: int) -> bytes:
     return buffer.getvalue()
 
 
-def column_stats(column: str) -> dict[str, Any]:
+def column_stats(column: Annotated[NumericColumn, Examples("bill_length_mm")]) -> ColumnStats:
     """Summary statistics of a numeric column of the penguins data: the number of non-missing
     values, the number of NAs, and the mean and standard deviation of the non-missing values.
 
-    Returned as structured content (see :data:`COLUMN_STATS_SCHEMA`); unboxed, so that the values
-    stay JSON scalars whatever the payload options say.
+    A typed tool: its output schema is derived from :class:`ColumnStats`, and its scalar fields stay
+    JSON scalars whatever the payload options say.
     """
     values = _numeric_column(column)
     present = values.dropna().astype("float64")
     if len(present) < 2:
         raise ToolError(f"column {column!r} has fewer than 2 non-missing values")
-    return {
-        "name": rv.unbox(column),
-        "n": rv.unbox(len(present)),
-        "missing": rv.unbox(len(values) - len(present)),
-        "mean": rv.unbox(float(present.mean())),
-        "sd": rv.unbox(float(present.std(ddof=1))),
-    }
+    return ColumnStats(
+        column, len(present), len(values) - len(present), float(present.mean()), float(present.std(ddof=1))
+    )
 
 
 # -- the server -----------------------------------------------------------------------------------
@@ -286,5 +351,5 @@ def build_server() -> McpServer:
     server.tool(title="Filter rows", annotations=hints)(filter_rows)
     server.tool(title="Summarize by group", annotations=hints)(summarize_by_group)
     server.tool(title="Plot a histogram", annotations=hints)(plot_histogram)
-    server.tool(title="Column statistics", annotations=hints, output_schema=COLUMN_STATS_SCHEMA)(column_stats)
+    server.tool(title="Column statistics", annotations=hints)(column_stats)
     return server

@@ -38,7 +38,9 @@ def ping(request: Request) -> dict[str, Any]:
 def list_tools(request: Request) -> dict[str, Any]:
     """One page of the tool listing; ``params.cursor`` is the ``nextCursor`` of the page before."""
     engine = request.engine
-    return engine.tools.page(request.params.get("cursor"), engine.cache_ttl_ms).to_wire(request.version)
+    return engine.tools.page(request.params.get("cursor"), engine.cache_ttl_ms, request.options).to_wire(
+        request.version
+    )
 
 
 def discover(request: Request) -> dict[str, Any]:

@@ -21,18 +21,24 @@ import dataclasses
 import datetime
 import enum
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NotRequired, Required, Union
+from typing import Annotated, Any, Literal, NotRequired, Required, TypeVar, Union
 
 import attrs
 
+import rvalues as rv
+from mcplite.tools.examples import Examples
+from mcplite.tools.rows import Rows
+
 Kind = Literal[
     "any", "null", "scalar", "literal", "enum", "union", "array", "set", "tuple", "mapping", "typeddict",
-    "record", "other",
+    "record", "frame", "vector", "other",
 ]  # fmt: skip
-"""What an annotation is, as JSON sees it (``other``: it has no JSON form)."""
+"""What an annotation is, as JSON sees it (``other``: it has no JSON form; ``frame``: a data frame
+with declared rows, its row class in ``args``; ``vector``: an R vector class such as ``rv.Double``)."""
 
 REQUIREDNESS: tuple[Any, ...] = (Required, NotRequired)
 ARRAY_TYPES: frozenset[Any] = frozenset({list, collections.abc.Sequence, collections.abc.MutableSequence})
@@ -40,6 +46,13 @@ SET_TYPES: frozenset[Any] = frozenset({set, frozenset, collections.abc.Set, coll
 MAPPING_TYPES: frozenset[Any] = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMapping})
 SCALAR_TYPES: tuple[type, ...] = (str, int, float, bool, datetime.date, datetime.datetime)
 """The scalar annotations, each one JSON type (dates are strings)."""
+
+VECTOR_TYPES: tuple[type, ...] = (
+    rv.Logical, rv.Integer, rv.Double, rv.Character, rv.Factor, rv.Date, rv.POSIXct,
+)  # fmt: skip
+"""The R vector classes a field may be declared as (written as ``I(x)``: always an array)."""
+
+M = TypeVar("M", Rows, Examples)
 
 JSON_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
@@ -96,13 +109,15 @@ class Shape:
     """One annotation as read by :func:`read`.
 
     ``annotation`` is the annotation without ``Annotated``, ``Required`` and ``NotRequired``;
-    ``args`` its type arguments; ``note`` the first str among the ``Annotated`` extras.
+    ``args`` its type arguments; ``note`` the first str among the ``Annotated`` extras;
+    ``examples`` the values of an ``Examples(...)`` among them.
     """
 
     kind: Kind
     annotation: Any
     args: tuple[Any, ...]
     note: str | None = None
+    examples: tuple[Any, ...] = ()
 
     @property
     def item(self) -> Any:
@@ -139,7 +154,7 @@ class Shape:
             return frozenset({exact_type}), frozenset({_LOOSE[exact_type]} if exact_type in _LOOSE else ())
         if self.kind in ("mapping", "typeddict", "record"):
             return frozenset({"object"}), frozenset()
-        return frozenset({"array"}), frozenset()
+        return frozenset({"array"}), frozenset()  # arrays, sets, tuples, frames (rows), vectors
 
     def expected(self) -> str:
         """What the annotation expects, as error messages say it: "an integer", "one of 'a', 'b'"."""
@@ -162,6 +177,8 @@ class Shape:
             return f"an array of {len(self.args)} item{'s' if len(self.args) > 1 else ''}"
         if self.kind == "set":
             return "an array of unique items"
+        if self.kind == "frame":
+            return f"an array of rows ({self.item.__name__})"
         return "an array"
 
 
@@ -178,8 +195,52 @@ def read(annotation: Any) -> Shape:
     ('mapping', ['a', 'b'], 'other')
     """
     bare, note = unwrap(annotation)
+    rows = marker(annotation, Rows)
+    examples = marker(annotation, Examples)
+    shown = examples.values if examples is not None else ()
+    if rows is not None:
+        frames = typing.get_args(bare) if typing.get_origin(bare) in (Union, types.UnionType) else (bare,)
+        if not frames or not all(is_frame_class(frame) for frame in frames):
+            raise TypeError(
+                f"Rows({type_name(rows.row)}) declares the rows of pd.DataFrame or rv.DataFrame, "
+                f"not of {type_name(bare)}"
+            )
+        if not (is_record_class(rows.row) or is_typeddict(rows.row)):
+            raise TypeError(
+                f"Rows(...) takes a dataclass, attrs class or TypedDict, not {type_name(rows.row)}"
+            )
+        return Shape("frame", bare, (rows.row,), note, shown)
     origin, args = typing.get_origin(bare), typing.get_args(bare)
-    return Shape(_kind(bare, origin), bare, args, note)
+    return Shape(_kind(bare, origin), bare, args, note, shown)
+
+
+def marker(annotation: Any, cls: type[M]) -> M | None:
+    """The first ``cls`` marker (``Rows``, ``Examples``) among an annotation's ``Annotated`` extras.
+
+    >>> marker(Annotated[int, "rows", Examples(3)], Examples)
+    Examples(3)
+    """
+    while typing.get_origin(annotation) in (Annotated, *REQUIREDNESS):
+        if typing.get_origin(annotation) is Annotated:
+            found = next((extra for extra in annotation.__metadata__ if isinstance(extra, cls)), None)
+            if found is not None:
+                return found
+        annotation = typing.get_args(annotation)[0]
+    return None
+
+
+def record_fields(cls: Any) -> list[tuple[str, Any, bool]]:
+    """The fields of a dataclass, attrs class or TypedDict: (name, annotation, required).
+
+    >>> class Pair(typing.TypedDict):
+    ...     a: int
+    >>> record_fields(Pair)
+    [('a', <class 'int'>, True)]
+    """
+    if is_typeddict(cls):
+        hints = typing.get_type_hints(cls, include_extras=True)
+        return [(key, hint, key in cls.__required_keys__) for key, hint in hints.items()]
+    return [(name, annotation, required) for name, annotation, required, _ in class_fields(cls)]
 
 
 def _kind(bare: Any, origin: Any) -> Kind:
@@ -203,8 +264,10 @@ def _kind(bare: Any, origin: Any) -> Kind:
         return "tuple"
     if bare in MAPPING_TYPES or origin in MAPPING_TYPES:
         return "mapping"
-    if typing.is_typeddict(bare):
+    if is_typeddict(bare):
         return "typeddict"
+    if isinstance(bare, type) and issubclass(bare, VECTOR_TYPES):  # before records: vectors are attrs classes
+        return "vector"
     if is_record_class(bare):
         return "record"
     return "other"
@@ -269,7 +332,8 @@ def type_name(annotation: Any) -> str:
     if isinstance(annotation, list):  # the parameters of a Callable
         return f"[{', '.join(type_name(arg) for arg in annotation)}]"
     if origin is Annotated:
-        return type_name(args[0])
+        rows = next((extra for extra in annotation.__metadata__ if isinstance(extra, Rows)), None)
+        return type_name(args[0]) if rows is None else f"{type_name(args[0])} of {type_name(rows.row)} rows"
     if origin in (Union, types.UnionType):
         return " | ".join(type_name(arg) for arg in args)
     if origin is Literal:
@@ -317,6 +381,38 @@ def class_fields(cls: type) -> list[tuple[str, Any, bool, Any]]:
                 required = dfield.default_factory is dataclasses.MISSING
                 fields.append((dfield.name, annotation, required, empty))
     return fields
+
+
+def pandas_class(name: str) -> Any:
+    """``pandas.<name>`` if pandas is loaded, else None: no value or annotation can be a pandas one before
+    something imports pandas, and ``import mcplite`` does not.
+
+    >>> import pandas
+    >>> pandas_class("DataFrame") is pandas.DataFrame
+    True
+    """
+    pandas = sys.modules.get("pandas")
+    return None if pandas is None else getattr(pandas, name)
+
+
+def is_frame_class(annotation: Any) -> bool:
+    """Whether ``Rows(Row)`` may declare the rows of ``annotation``: ``rv.DataFrame`` or ``pd.DataFrame``."""
+    return annotation is rv.DataFrame or (annotation is not None and annotation is pandas_class("DataFrame"))
+
+
+def is_typeddict(annotation: Any) -> bool:
+    """Whether an annotation is a TypedDict, ``typing``'s or ``typing_extensions``' (which pydantic, and so
+    the MCP SDK, asks for before Python 3.12).
+
+    >>> import typing_extensions
+    >>> is_typeddict(typing_extensions.TypedDict("Row", {"n": int}))
+    True
+    """
+    if typing.is_typeddict(annotation):
+        return True
+    # a typing_extensions TypedDict exists only once typing_extensions is imported
+    extensions = sys.modules.get("typing_extensions")
+    return extensions is not None and bool(extensions.is_typeddict(annotation))
 
 
 def is_record_class(annotation: Any) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from mcplite.tools.annotations import type_hints
+from mcplite.tools.annotations import tool_name, type_hints
 from mcplite.tools.argument_errors import ArgumentError, Hook, Invalid, given, plural
 from mcplite.tools.failures import error_text
 from mcplite.tools.schema import input_schema
@@ -41,10 +41,22 @@ class ArgumentBinder:
         self.schema: dict[str, Any] = input_schema(func, skip=skip)
         hints = type_hints(func)
         self._hooks: dict[str, tuple[Hook, Any]] = {}
-        for name in self.schema.get("properties", {}):
+        for name, schema in self.schema.get("properties", {}).items():
             annotation = hints.get(name, Any)
             self._hooks[name] = (CONVERTER.get_structure_hook(annotation), annotation)
+            for example in schema.get("examples", ()):
+                self._check_example(func, name, example)
         self._required: list[str] = self.schema.get("required", [])
+
+    def _check_example(self, func: Callable[..., Any], name: str, example: Any) -> None:
+        """Refuse an ``Examples(...)`` value the parameter does not accept (a TypeError at registration)."""
+        hook, annotation = self._hooks[name]
+        try:
+            hook(example, annotation)
+        except Invalid as exc:
+            raise TypeError(
+                f"tool {tool_name(func)!r}: a listed example does not fit: {exc.error(name)}"
+            ) from None
 
     def bind(self, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
         """Keyword arguments for the call (parameters left out take their defaults), or ArgumentError."""

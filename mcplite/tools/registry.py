@@ -25,14 +25,19 @@ import attrs
 
 from mcplite.payload.content import as_icons
 from mcplite.payload.results import as_tool_result, tool_result
+from mcplite.payload.rjson import encode_json, encoded_json, options_in_force
 from mcplite.protocol.checks import check_plain_json, shown
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.messages import ListToolsResult
-from mcplite.protocol.types import CallToolResult, Tool, ToolAnnotations
-from mcplite.tools.annotations import read, type_hints
+from mcplite.protocol.types import CallToolResult, EncodedJson, TextContent, Tool, ToolAnnotations
+from mcplite.tools.annotations import Shape, read, type_hints, type_name
 from mcplite.tools.arguments import ArgumentBinder
 from mcplite.tools.context import Context
+from mcplite.tools.frames import Misfit
+from mcplite.tools.output_check import can_validate, output_misfit
+from mcplite.tools.output_schema import NoOutputSchema, schema_of
 from mcplite.tools.schema import description as doc_description
+from mcplite.tools.typed_values import typed_value
 from rvalues.json import JsonOptions
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
@@ -82,16 +87,91 @@ def _tool_annotations(value: Any, owner: str) -> ToolAnnotations | None:
         ) from None
 
 
-class RegisteredTool:
-    """A tool as the server holds it: the function, its listing, and how its arguments are bound."""
+def is_typed(shape: Shape) -> bool:
+    """Whether a return annotation makes a typed tool: a record (attrs class, dataclass, TypedDict),
+    a frame with declared rows, or a list or ``dict[str, ...]`` of those.
 
-    def __init__(self, function: Callable[..., Any], tool: Tool, *, structured: bool) -> None:
+    >>> is_typed(read(list[dict[str, int]])), is_typed(read(int))
+    (False, False)
+    """
+    if shape.kind in ("record", "typeddict", "frame"):
+        return True
+    if shape.kind in ("array", "mapping") and shape.args:
+        return is_typed(read(shape.args[-1]))
+    return False
+
+
+def typed_return(function: Callable[..., Any], structured: bool | None, owner: str) -> Shape | None:
+    """The shape of a typed tool's return annotation; None for an untyped tool (one whose return type
+    has no output schema, unless ``structured=True``) or ``structured=False``."""
+    if structured is False:
+        return None
+    try:
+        annotation = type_hints(function).get("return")
+    except TypeError:
+        annotation = None
+    shape = None if annotation is None else read(annotation)
+    if shape is None or not is_typed(shape):
+        if structured:
+            raise TypeError(
+                f"{owner}: structured=True needs a return annotation that is a record, a frame with "
+                f"declared rows (Annotated[pd.DataFrame, mcplite.Rows(Row)]) or a list of them, "
+                f"or output_schema=..."
+            )
+        return None
+    try:
+        schema_of(shape, options_in_force())
+    except NoOutputSchema as err:
+        if structured is None:  # a return type without an output schema: an untyped tool
+            return None
+        raise TypeError(
+            f"{owner}: its return type {type_name(shape.annotation)} has no output schema: {err} "
+            f"(pass structured=False to send it as text)"
+        ) from None
+    return shape
+
+
+def _error(text: str) -> CallToolResult:
+    return CallToolResult([TextContent(text)], is_error=True)
+
+
+class RegisteredTool:
+    """A tool as the server holds it: the function, its listing, and how its arguments are bound.
+
+    ``returns`` is the declared return shape of a typed tool (its output schema derived from it
+    under each request's payload options); ``validate`` checks a hand-written output schema on
+    every call.
+    """
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        tool: Tool,
+        *,
+        structured: bool,
+        returns: Shape | None = None,
+        validate: bool = False,
+    ) -> None:
         self.function = function
         self.tool = tool
         self.context_parameters = _context_parameters(function)
         self.binder = ArgumentBinder(function, skip=self.context_parameters)
         self.is_async = inspect.iscoroutinefunction(function)
         self.structured = structured
+        self.returns = returns
+        self.validate = validate
+        self._listed: dict[JsonOptions, Tool] = {}
+
+    def listed(self, options: JsonOptions | None = None) -> Tool:
+        """The tool as listed under the payload options ``options`` (its derived output schema)."""
+        if self.returns is None:
+            return self.tool
+        options = options or options_in_force()
+        found = self._listed.get(options)
+        if found is None:
+            schema = schema_of(self.returns, options)
+            found = self._listed[options] = attrs.evolve(self.tool, output_schema=schema)
+        return found
 
     @property
     def name(self) -> str:
@@ -117,10 +197,39 @@ class RegisteredTool:
     def to_result(self, value: Any, options: JsonOptions | None = None) -> CallToolResult:
         """The tool's return value as a result, under the payload options the request read once
         (``options``; those in force when not given); with an output schema, the value is the
-        structured content."""
+        structured content. A typed tool's value is written as its declared type says, and a value
+        that does not fit is an error result naming where and what was expected."""
+        if self.returns is not None and not isinstance(value, CallToolResult):
+            options = options or options_in_force()
+            try:
+                x = typed_value(self.returns, value)
+            except Misfit as misfit:
+                return _error(
+                    f"Tool {self.name} returned a value that does not fit its return type "
+                    f"{type_name(self.returns.annotation)}: {misfit}"
+                )
+            text = encode_json(x, "structured_content", options)
+            return CallToolResult([TextContent(text)], structured_content=encoded_json(text))
         if self.structured and not isinstance(value, CallToolResult):
-            return tool_result(structured_content=value, options=options)
-        return as_tool_result(value, options)
+            result = tool_result(structured_content=value, options=options)
+        else:
+            result = as_tool_result(value, options)
+        return self._checked(result) if self.validate else result
+
+    def _checked(self, result: CallToolResult) -> CallToolResult:
+        """The result, or an error result when its structured content does not fit the hand-written schema."""
+        schema = self.tool.output_schema
+        if schema is None or result.is_error:
+            return result
+        structured = result.structured
+        if not isinstance(structured, EncodedJson):
+            return _error(f"Tool {self.name} has an output schema but returned no structured content")
+        misfit = output_misfit(schema, structured.value)
+        if misfit is None:
+            return result
+        return _error(
+            f"Tool {self.name} returned structured content that does not fit its output schema: {misfit}"
+        )
 
 
 class ToolRegistry:
@@ -149,8 +258,15 @@ class ToolRegistry:
         output_schema: dict[str, Any] | None = None,
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
+        structured: bool | None = None,
+        validate_output: bool = False,
     ) -> RegisteredTool:
-        """Register ``function`` as a tool and return how the registry holds it."""
+        """Register ``function`` as a tool and return how the registry holds it.
+
+        A typed tool (see :func:`is_typed`) answers with structured content under an output schema
+        derived from its return annotation, unless ``structured=False``; ``output_schema`` overrides
+        it, and ``validate_output`` checks a hand-written schema on every call.
+        """
         if not callable(function):
             raise TypeError(f"McpServer.tool: a tool is a function, not {shown(function)}")
         tool_name = name if name is not None else getattr(function, "__name__", None)
@@ -176,6 +292,11 @@ class ToolRegistry:
                     UserWarning,
                     stacklevel=_outside_mcplite(),
                 )
+        if validate_output and not can_validate():
+            raise RuntimeError(f"{owner}: validate_output=True needs jsonschema (pip install jsonschema)")
+        returns = typed_return(function, structured, owner) if output_schema is None else None
+        if returns is not None:
+            output_schema = schema_of(returns, options_in_force())
         registered = RegisteredTool(
             function,
             Tool(
@@ -188,14 +309,19 @@ class ToolRegistry:
                 icons=as_icons(icons, owner),
                 meta=meta,
             ),
-            structured=output_schema is not None,
+            structured=output_schema is not None and structured is not False,
+            returns=returns,
+            validate=validate_output and returns is None,
         )
         registered.tool = attrs.evolve(registered.tool, input_schema=registered.binder.schema)
         self._tools[tool_name] = registered
         return registered
 
-    def page(self, cursor: Any = None, ttl_ms: int = 0) -> ListToolsResult:
-        """One page of the tool listing; ``cursor`` is the ``nextCursor`` of the page before."""
+    def page(
+        self, cursor: Any = None, ttl_ms: int = 0, options: JsonOptions | None = None
+    ) -> ListToolsResult:
+        """One page of the tool listing; ``cursor`` is the ``nextCursor`` of the page before; typed
+        tools' output schemas follow the payload options ``options`` (those in force when not given)."""
         offset = 0
         if cursor is not None:
             if (
@@ -205,7 +331,8 @@ class ToolRegistry:
             ):
                 raise RpcError(INVALID_PARAMS, f"Invalid params: unknown cursor {cursor!r:.80}")
             offset = int(cursor)
-        tools = [registered.tool for registered in self._tools.values()]
+        options = options or options_in_force()
+        tools = [registered.listed(options) for registered in self._tools.values()]
         end = offset + self.page_size
         next_cursor = str(end) if end < len(tools) else None
         return ListToolsResult(tools[offset:end], next_cursor=next_cursor, ttl_ms=ttl_ms)

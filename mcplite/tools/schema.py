@@ -36,6 +36,7 @@ from mcplite.tools.annotations import (
     type_hints,
     type_name,
 )
+from mcplite.tools.frame_arguments import frame_input_schema
 
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
@@ -159,6 +160,11 @@ def _schema(annotation: Any, classes: tuple[type, ...]) -> dict[str, Any]:
     schema = _bare_schema(shape, classes)
     if shape.note is not None:
         schema["description"] = shape.note
+    if shape.examples:
+        odd = next((example for example in shape.examples if not is_plain_json(example)), None)
+        if odd is not None:
+            raise _Unsupported(annotation, f"gives the example {odd!r}; examples must be JSON values")
+        schema["examples"] = list(shape.examples)
     return schema
 
 
@@ -198,6 +204,8 @@ def _bare_schema(shape: Shape, classes: tuple[type, ...]) -> dict[str, Any]:
         return _typeddict_schema(annotation, classes)
     if kind == "record":
         return _class_schema(annotation, classes)
+    if kind == "frame":
+        return frame_input_schema(shape)
     raise _Unsupported.no_schema(annotation, _HINTS.get(annotation, _SUPPORTED))
 
 

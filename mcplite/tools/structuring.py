@@ -27,6 +27,7 @@ from cattrs.gen.typeddicts import make_dict_structure_fn as make_typeddict_struc
 
 from mcplite.tools.annotations import EXPECTED, class_fields, json_type, json_value, read, unwrap
 from mcplite.tools.argument_errors import Hook, Invalid, Step, mismatch
+from mcplite.tools.frame_arguments import rows_to_frame
 
 
 def configure_converter(converter: cattrs.Converter) -> None:
@@ -50,6 +51,9 @@ def configure_converter(converter: cattrs.Converter) -> None:
     converter.register_structure_hook_factory(_is("typeddict"), _typeddict_hook)
     converter.register_structure_hook_factory(_is("record"), _record_hook)
     converter.register_structure_hook_factory(lambda t: unwrap(t)[0] is not t, _unwrapped_hook)
+    converter.register_structure_hook_factory(
+        _is("frame"), _frame_hook
+    )  # last: before Annotated is unwrapped
 
 
 def _item(hook: Hook, value: Any, annotation: Any, step: Step) -> Any:
@@ -328,6 +332,11 @@ def _first_failure(group: ClassValidationError, cls: Any, value: dict[str, Any],
     if isinstance(failure, KeyError):
         return Invalid("", kind="missing", path=[name])
     return Invalid(str(failure), path=[name])
+
+
+def _frame_hook(annotation: Any) -> Hook:
+    shape = read(annotation)
+    return lambda value, _: rows_to_frame(shape, value)
 
 
 def _unwrapped_hook(annotation: Any, converter: cattrs.Converter) -> Hook:

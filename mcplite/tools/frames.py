@@ -1,0 +1,217 @@
+"""Frames with declared rows: a returned frame checked and built with the declared column types, and
+the R class every scalar field is kept in.
+
+>>> import dataclasses, pandas as pd
+>>> @dataclasses.dataclass
+... class Row:
+...     n: int
+>>> from mcplite.tools.annotations import read
+>>> from typing import Annotated
+>>> from mcplite.tools.rows import Rows
+>>> frame_value(read(Annotated[pd.DataFrame, Rows(Row)]), pd.DataFrame({"n": [1.0, 2.5]}), "counts")
+Traceback (most recent call last):
+...
+mcplite.tools.frames.Misfit: counts[1].n is float (2.5), expected an integer
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import rvalues as rv
+from mcplite.protocol.checks import shown
+from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields, type_name
+from mcplite.tools.output_schema import r_class_of
+from rvalues.model.coerce import as_type
+from rvalues.model.elements import INT_MAX
+
+MISSING = object()
+"""The value of a field or column that is not there."""
+EXTRA = object()
+"""The value of a column that should not be there."""
+
+
+class Misfit(ValueError):
+    """A value that does not fit its declared type: where (``groups[3].mean``), what, what was expected."""
+
+    def __init__(self, path: str, value: Any, expected: str) -> None:
+        self.path, self.value, self.expected = path, value, expected
+        what = "missing" if value is MISSING else "present" if value is EXTRA else shown(value)
+        super().__init__(f"{path or 'the value'} is {what}, expected {expected}")
+
+
+def join(path: str, step: str | int) -> str:
+    """``path`` one step down: ``groups`` + 3 -> ``groups[3]``, then + ``mean`` -> ``groups[3].mean``."""
+    if isinstance(step, int):
+        return f"{path}[{step}]"
+    return f"{path}.{step}" if path else step
+
+
+def _all_na(x: rv.Vector) -> bool:
+    return type(x) is rv.Logical and bool(np.all(x.na_mask()))
+
+
+def _na_vector(r_class: str, n: int) -> rv.Vector:
+    empty: dict[str, Any] = {
+        "logical": rv.Logical,
+        "integer": rv.Integer,
+        "double": rv.Double,
+        "character": rv.Character,
+        "Date": rv.Date,
+        "POSIXct": rv.POSIXct,
+    }
+    if r_class == "factor":
+        return rv.factor(rv.Character([None] * n))  # type: ignore[no-any-return]
+    return empty[r_class]([None] * n)  # type: ignore[no-any-return]
+
+
+def as_class(x: rv.Vector, r_class: str) -> rv.Vector | None:
+    """``x`` as a vector of ``r_class`` without names (an integer vector for a double, whole doubles for
+    an integer, a factor's labels for a character vector, all-NA logical for any class), else None.
+
+    >>> as_class(rv.Double([2.0, None]), "integer")
+    [1]  2 NA
+    >>> as_class(rv.Double([2.5]), "integer") is None
+    True
+    """
+    kind = type(x)
+    if _all_na(x) or len(x) == 0:
+        return _na_vector(r_class, len(x))
+    if r_class == "logical":
+        return x.without_attributes() if kind is rv.Logical else None
+    if r_class in ("integer", "double") and kind in (rv.Integer, rv.Double):
+        if r_class == "integer" and kind is rv.Double and len(_not_integer(x)):
+            return None
+        return as_type(x, r_class)  # type: ignore[no-any-return]
+    if r_class == "character" and kind in (rv.Character, rv.Factor):
+        return as_type(x, "character") if kind is rv.Character else _labels(x)
+    if r_class == "factor" and kind in (rv.Character, rv.Factor):
+        return x if kind is rv.Factor else rv.factor(as_type(x, "character"))
+    if r_class in ("Date", "POSIXct") and kind.__name__ == r_class:
+        keep = {key: item for key, item in x.attributes.items() if key in ("class", "tzone")}
+        return x.without_attributes().with_attributes(keep)  # type: ignore[no-any-return]
+    return None
+
+
+def _not_integer(x: rv.Vector) -> np.ndarray:
+    """The positions of a double vector's values that are no 32-bit integer (NA is one)."""
+    values = np.asarray(x.data, dtype=float)
+    with np.errstate(invalid="ignore"):
+        whole = (values == np.round(values)) & (np.abs(values) <= INT_MAX)
+        ok = rv.Double.na_only_mask(x) | whole  # type: ignore[arg-type]
+    return np.flatnonzero(~ok)
+
+
+def _labels(x: rv.Vector) -> rv.Vector:
+    levels = np.asarray(x.attributes["levels"].data, dtype=object)
+    codes = np.asarray(x.data)
+    na = x.na_mask()
+    labels = np.where(na, None, levels[np.where(na, 1, codes) - 1])
+    return rv.Character(labels)
+
+
+def _first_misfit(column: rv.Vector, r_class: str) -> int:
+    """The first row whose value cannot be ``r_class`` (0 when the whole column cannot)."""
+    if type(column) is rv.Double and r_class == "integer":
+        bad = _not_integer(column)
+        return int(bad[0]) if len(bad) else 0
+    present = np.flatnonzero(~column.na_mask())
+    return int(present[0]) if len(present) else 0
+
+
+def as_frame(value: Any, shape: Shape, path: str) -> rv.RValue:
+    """A pandas or R data frame (or anything ``rv.as_r`` makes one of) as an R data frame."""
+    if isinstance(value, rv.DataFrame):
+        return value
+    if isinstance(value, rv.RValue) or is_frame_class(type(value)) or hasattr(value, "__arrow_c_stream__"):
+        try:
+            x = rv.as_r(value)
+        except (rv.RValueError, TypeError, ValueError) as err:
+            raise Misfit(path, value, f"{shape.expected()}; {err}") from None
+        if isinstance(x, rv.DataFrame):
+            return x
+    raise Misfit(path, value, f"a data frame: {shape.expected()}")
+
+
+def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
+    """The frame with exactly the declared columns, each of its declared class, in the declared order."""
+    x = as_frame(value, shape, path)
+    names = x.names.tolist() if x.names is not None else []
+    fields = record_fields(shape.item)
+    declared = [name for name, _, _ in fields]
+    extra = [name for name in names if name not in declared]
+    if extra:
+        raise Misfit(
+            join(f"{path}[*]", extra[0]),
+            EXTRA,
+            f"no column {extra[0]!r} ({type_name(shape.item)} has none)",
+        )
+    columns = dict(zip(names, x.data, strict=True))
+    pairs = []
+    for name, annotation, _ in fields:
+        cell = cell_shape(read(annotation))
+        where = join(f"{path}[*]", name)
+        if name not in columns:
+            raise Misfit(where, MISSING, f"a column of {cell.expected()}")
+        pairs.append((name, fit_column(cell, columns[name], path, name)))
+    return rv.data_frame_from_pairs(pairs)
+
+
+def cell_shape(shape: Shape) -> Shape:
+    """A column's declared type without ``| None`` (NA is a frame's missing value)."""
+    if shape.kind == "union":
+        arms = [read(arg) for arg in shape.args if read(arg).kind != "null"]
+        if len(arms) == 1:
+            return arms[0]
+    return shape
+
+
+def fit_column(cell: Shape, column: Any, path: str, name: str) -> rv.Vector:
+    """One column as its declared class (a ``Literal`` or an enum of strings: a factor with those
+    levels); a value that does not fit is a :class:`Misfit` naming its row."""
+    r_class, levels = r_class_of(cell)
+    if isinstance(column, rv.List):  # a column of mixed Python objects: each must be one value that fits
+        column = _combined(column, cell, r_class, path, name)
+    fitted = (
+        as_class(column, "character" if r_class == "factor" else r_class)
+        if isinstance(column, rv.Vector)
+        else None
+    )
+    if fitted is None:
+        row = _first_misfit(column, r_class) if isinstance(column, rv.Vector) else 0
+        raise Misfit(join(join(path, row), name), _element(column, row), cell.expected())
+    if levels is None:
+        return fitted
+    values = np.asarray(fitted.data, dtype=object)
+    outside = np.flatnonzero(~fitted.na_mask() & ~np.isin(values, np.asarray(levels, dtype=object)))
+    if len(outside):
+        row = int(outside[0])
+        raise Misfit(join(join(path, row), name), _element(column, row), cell.expected())
+    if r_class != "factor":
+        return fitted
+    return rv.factor(fitted, levels=list(levels))  # type: ignore[no-any-return]
+
+
+def _combined(column: rv.RValue, cell: Shape, r_class: str, path: str, name: str) -> rv.RValue:
+    """A list column as one vector of ``r_class``, or a :class:`Misfit` at its first element that is not
+    one value of that class (an error path: element by element)."""
+    target = "character" if r_class == "factor" else r_class
+    fitted = []
+    for row, element in enumerate(column.data):  # type: ignore[attr-defined]
+        one = as_class(element, target) if isinstance(element, rv.Vector) and len(element) == 1 else None
+        if one is None:
+            single = isinstance(element, rv.Vector) and len(element) == 1
+            raise Misfit(
+                join(join(path, row), name), element.tolist()[0] if single else element, cell.expected()
+            )
+        fitted.append(one)
+    return rv.c(*fitted) if fitted else _na_vector(target, 0)
+
+
+def _element(column: Any, row: int) -> Any:
+    try:
+        return column.tolist()[row]
+    except (AttributeError, IndexError):
+        return column

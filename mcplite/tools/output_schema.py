@@ -1,0 +1,214 @@
+"""Output schemas derived from a return annotation: exactly what jsonlite writes for each declared type.
+
+A typed tool's value is written field by field as its declared type says: a scalar field as
+jsonlite's ``unbox(x)``, a vector field (``rv.Double``, ...) as ``I(x)``, a frame with declared rows
+as an array of row objects. The schema depends on the payload options (``json_na``, ``json_null``),
+never on a vector's length or ``json_auto_unbox``:
+
+>>> import dataclasses
+>>> @dataclasses.dataclass
+... class Mean:
+...     group: str
+...     mean: float
+>>> output_schema(Mean)["properties"]["mean"]
+{'anyOf': [{'type': 'number'}, {'enum': ['NA', 'NaN', 'Inf', '-Inf']}]}
+>>> from rvalues.json import JsonOptions
+>>> output_schema(Mean, JsonOptions(na="null"))["properties"]["mean"]
+{'type': ['number', 'null']}
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import rvalues as rv
+from mcplite.payload.rjson import options_in_force
+from mcplite.tools.annotations import Shape, read, record_fields, type_name
+from rvalues.json import JsonOptions
+
+DATE_PATTERN = "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}$"
+"""A Date as jsonlite writes it (``format(x)``): ``2024-05-01``."""
+DATETIME_PATTERN = "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
+"""A POSIXct as jsonlite writes it (``format(x)`` in its time zone, whole seconds; the time is left
+out when every value of the vector is at midnight): ``2024-05-01 12:00:00``."""
+
+R_CLASSES: dict[Any, str] = {
+    bool: "logical",
+    int: "integer",
+    float: "double",
+    str: "character",
+    datetime.date: "Date",
+    datetime.datetime: "POSIXct",
+    rv.Logical: "logical",
+    rv.Integer: "integer",
+    rv.Double: "double",
+    rv.Character: "character",
+    rv.Factor: "factor",
+    rv.Date: "Date",
+    rv.POSIXct: "POSIXct",
+}
+"""The R class each scalar annotation and R vector class is written as."""
+
+_VALUES: dict[str, dict[str, Any]] = {
+    "logical": {"type": "boolean"},
+    "integer": {"type": "integer"},
+    "double": {"type": "number"},
+    "character": {"type": "string"},
+    "factor": {"type": "string"},
+    "Date": {"type": "string", "pattern": DATE_PATTERN},
+    "POSIXct": {"type": "string", "pattern": DATETIME_PATTERN},
+}
+_NOT_FINITE = ["NA", "NaN", "Inf", "-Inf"]
+
+
+class NoOutputSchema(TypeError):
+    """A return annotation (or a part of it) has no output schema."""
+
+
+def output_schema(annotation: Any, options: JsonOptions | None = None) -> dict[str, Any]:
+    """The JSON Schema of what a typed tool returning ``annotation`` writes, under ``options`` (the
+    payload options in force when not given).
+
+    >>> output_schema(list[int]) == {"type": "array", "items": output_schema(int)}
+    True
+    """
+    return schema_of(read(annotation), options or options_in_force())
+
+
+def na_forms(r_class: str, na: str | None) -> list[Any]:
+    """What jsonlite writes for NA (and NaN, Inf, -Inf for doubles) of ``r_class`` under ``na=``.
+
+    >>> na_forms("double", None), na_forms("logical", None), na_forms("integer", "null")
+    (['NA', 'NaN', 'Inf', '-Inf'], [None], [None])
+    """
+    if na == "null":
+        return [None]
+    if r_class == "double":
+        return list(_NOT_FINITE)
+    if na == "string" or r_class == "integer":
+        return ["NA"]
+    return [None]
+
+
+def r_class_of(shape: Shape) -> tuple[str, list[Any] | None]:
+    """The R class a scalar, ``Literal``, enum or vector shape is written as, and its levels (the
+    allowed values of a ``Literal`` or an enum, written as a factor in a frame)."""
+    if shape.kind in ("scalar", "vector"):
+        cls = next(c for c in R_CLASSES if shape.annotation is c) if shape.kind == "scalar" else None
+        if cls is None:
+            cls = next(c for c in reversed(list(R_CLASSES)) if issubclass(shape.annotation, c))
+        return R_CLASSES[cls], None
+    if shape.kind in ("literal", "enum"):
+        values = shape.values
+        kinds = {type(value) for value in values}
+        if kinds == {str}:
+            return "factor", values
+        if kinds <= {int} or kinds == {bool}:
+            return ("logical" if kinds == {bool} else "integer"), values
+        if kinds <= {int, float}:
+            return "double", values
+    raise NoOutputSchema(f"{type_name(shape.annotation)} has no output schema")
+
+
+def value_schema(r_class: str, levels: list[Any] | None = None) -> dict[str, Any]:
+    """The schema of one non-NA value of ``r_class`` (``levels``: the only values allowed)."""
+    if levels is not None:
+        return {"enum": list(levels)}
+    return dict(_VALUES[r_class])
+
+
+def with_forms(schema: dict[str, Any], forms: list[Any]) -> dict[str, Any]:
+    """``schema``, or one of the JSON values ``forms`` (NA as jsonlite writes it)."""
+    if not forms:
+        return schema
+    if "enum" in schema:
+        return {"enum": [*schema["enum"], *(f for f in forms if f not in schema["enum"])]}
+    if forms == [None] and set(schema) == {"type"}:
+        return {"type": [schema["type"], "null"]}
+    if schema == {"type": "string"} and all(isinstance(f, str) for f in forms):
+        return schema
+    return {"anyOf": [schema, {"enum": forms}]}
+
+
+def null_schema(options: JsonOptions) -> dict[str, Any]:
+    """What jsonlite writes for NULL (a ``None`` field): ``null``, or ``{}`` under ``null="list"``."""
+    return {"type": "null"} if options.null == "null" else {"type": "object", "maxProperties": 0}
+
+
+def cell_schema(shape: Shape, options: JsonOptions) -> tuple[dict[str, Any], bool]:
+    """The schema of one field of a frame's row, and whether the field is always there (an NA field
+    is left out by default, ``null`` under ``na="null"``, ``"NA"`` under ``na="string"``)."""
+    arms = [read(arg) for arg in shape.args] if shape.kind == "union" else [shape]
+    arms = [arm for arm in arms if arm.kind != "null"]
+    if len(arms) != 1:
+        raise NoOutputSchema(
+            "a frame's column must be one scalar type, a Literal or an Enum, "
+            f"not {type_name(shape.annotation)}"
+        )
+    r_class, levels = r_class_of(arms[0]) if arms[0].kind != "vector" else ("", None)
+    if not r_class:
+        raise NoOutputSchema(f"a frame's column holds scalars, not {type_name(arms[0].annotation)}")
+    schema = value_schema(r_class, levels)
+    if options.na is None:
+        return schema, False
+    return with_forms(schema, na_forms(r_class, options.na)), True
+
+
+def schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """The output schema of one shape under ``options`` (``within``: the records around it), with the
+    description an ``Annotated`` str gives it."""
+    schema = _schema_of(shape, options, within)
+    return schema if shape.note is None else {**schema, "description": shape.note}
+
+
+def _schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...]) -> dict[str, Any]:
+    kind = shape.kind
+    if kind in ("record", "typeddict"):
+        if shape.annotation in within:
+            raise NoOutputSchema(f"{type_name(shape.annotation)} contains itself; an inlined schema cannot")
+        within = (*within, shape.annotation)
+    if kind == "any":
+        return {}
+    if kind == "null":
+        return null_schema(options)
+    if kind in ("scalar", "vector"):
+        r_class, _ = r_class_of(shape)
+        item = with_forms(value_schema(r_class), na_forms(r_class, options.na))
+        return {"type": "array", "items": item} if kind == "vector" else item
+    if kind in ("literal", "enum"):
+        r_class_of(shape)  # refuses values of mixed types
+        return {"enum": shape.values}
+    if kind == "union":
+        return {"anyOf": [schema_of(read(arg), options, within) for arg in shape.args]}
+    if kind == "array":
+        return {"type": "array", "items": schema_of(read(shape.item), options, within)}
+    if kind == "mapping":
+        if shape.args and read(shape.args[0]).annotation is not str:
+            raise NoOutputSchema(
+                f"{type_name(shape.annotation)} has no output schema: JSON names are strings"
+            )
+        items = schema_of(read(shape.args[1]), options, within) if shape.args else {}
+        return {"type": "object", "additionalProperties": items}
+    if kind in ("record", "typeddict"):
+        fields = record_fields(shape.annotation)
+        properties = {name: schema_of(read(annotation), options, within) for name, annotation, _ in fields}
+        required = [name for name, _, is_required in fields if is_required or kind == "record"]
+        return _object(properties, required)
+    if kind == "frame":
+        cells = {
+            name: cell_schema(read(annotation), options) for name, annotation, _ in record_fields(shape.item)
+        }
+        row = _object(
+            {name: cell for name, (cell, _) in cells.items()}, [n for n, (_, r) in cells.items() if r]
+        )
+        return {"type": "array", "items": row}
+    raise NoOutputSchema(f"{type_name(shape.annotation)} has no output schema")
+
+
+def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
