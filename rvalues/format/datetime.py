@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
 from rvalues.errors import RValueError
 from rvalues.model.elements import INT_MAX
 from rvalues.model.na import is_na_float, real_is_na
@@ -207,6 +208,9 @@ def join_pieces(pieces: Pieces) -> np.ndarray:
     >>> join_pieces([(words, np.array([1, 0])), (marks, np.array([0, 0]))]).tolist()
     ['b!', 'a!']
     """
+    fast = compiled.join_coded(pieces)
+    if fast is not None:
+        return fast
     out: np.ndarray | None = None
     for labels, codes in pieces:
         part = labels[codes]

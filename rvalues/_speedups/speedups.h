@@ -1,0 +1,46 @@
+/* rvalues' compiled JSON writer: shared declarations.
+ *
+ * Every function mirrors a pure-Python function of rvalues.json (the oracle): same inputs, same
+ * tokens, byte for byte. Arrays arrive through the buffer protocol (numpy without its headers);
+ * object arrays (format "O") are read and filled as arrays of PyObject pointers.
+ */
+#ifndef RVALUES_SPEEDUPS_H
+#define RVALUES_SPEEDUPS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* A one-dimensional view of a buffer or a list: item i is at base + i * stride (lists: items). */
+typedef struct {
+    Py_buffer view;
+    int has_view;
+    PyObject *list; /* a borrowed list, when the sequence is one */
+    char *base;
+    Py_ssize_t stride;
+    Py_ssize_t len;
+} Column;
+
+/* Open `obj` as a column of `itemsize`-byte items whose format code is one of `formats`
+ * (e.g. "d", "iIlLqQ" by size, "O"); lists are accepted when `formats` is "O". */
+int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t itemsize, int writable);
+void column_close(Column *col);
+PyObject *column_object(const Column *col, Py_ssize_t i); /* borrowed */
+void column_set_object(Column *col, Py_ssize_t i, PyObject *value); /* steals `value` */
+
+/* A new str: `prefix` followed by `n` ASCII bytes. */
+PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n);
+
+/* numbers.c */
+PyObject *sp_double_tokens(PyObject *self, PyObject *args);
+PyObject *sp_int_tokens(PyObject *self, PyObject *args);
+
+/* strings.c */
+PyObject *sp_escape_list(PyObject *self, PyObject *args);
+PyObject *sp_escape(PyObject *self, PyObject *args);
+
+/* assemble.c */
+PyObject *sp_join_rows(PyObject *self, PyObject *args);
+PyObject *sp_row_strings(PyObject *self, PyObject *args);
+PyObject *sp_join_coded(PyObject *self, PyObject *args);
+
+#endif

@@ -1,0 +1,112 @@
+"""The leaf calls of the JSON writer into the compiled module, each returning None when it does not
+run (no extension, ``RVALUES_PURE=1``, or an input it does not take), so that the caller goes on
+with its pure Python/numpy code, which it stays byte-identical to.
+
+>>> import numpy as np
+>>> tokens = double_tokens(np.linspace(0, 1, 9), 2, "null", False, False, "")
+>>> tokens is None or tokens[:3].tolist() == ["0", "0.12", "0.25"]
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from rvalues import _speedups
+
+_INTS = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _non_finite_tokens(na: str, prefix: str) -> tuple[str | None, str | None, str | None, str | None]:
+    """The tokens of R's NA, NaN, Inf and -Inf under ``na`` (as ``numbers.num_to_char``)."""
+    if na == "NA":
+        return None, None, None, None
+    if na == "null":
+        return (prefix + "null",) * 4
+    return prefix + '"NA"', prefix + '"NaN"', prefix + '"Inf"', prefix + '"-Inf"'
+
+
+def double_tokens(
+    values: np.ndarray, precision: int | None, na: str, use_signif: bool, always_decimal: bool, prefix: str
+) -> np.ndarray | None:
+    """``numbers.num_to_char`` of a float64 array, compiled."""
+    core = _speedups.core
+    if core is None or values.dtype != np.float64:
+        return None
+    if precision is None:
+        mode, digits = 0, 15
+    elif use_signif:
+        sig = math.ceil(min(15, precision))
+        mode, digits = 0, sig if sig >= 0 else 6
+    elif isinstance(precision, (int, np.integer)) and abs(precision) < 10_000:
+        mode, digits = 1, int(precision)
+    else:
+        return None
+    out = np.empty(len(values), dtype=object)
+    core.double_tokens(values, out, mode, digits, always_decimal, prefix, *_non_finite_tokens(na, prefix))
+    return out
+
+
+def int_tokens(values: np.ndarray, na: str, prefix: str) -> np.ndarray | None:
+    """``numbers.int_to_char`` of an int32 or int64 array (R's NA: INT32_MIN), compiled."""
+    core = _speedups.core
+    if core is None or values.dtype not in _INTS:
+        return None
+    na_token = None if na == "NA" else prefix + ("null" if na == "null" else '"NA"')
+    out = np.empty(len(values), dtype=object)
+    core.int_tokens(values, out, prefix, na_token)
+    return out
+
+
+def escape_list(texts: list[str], ascii: bool = False) -> list[str] | None:
+    """JSON string tokens as jsonlite escapes them (``"</"`` -> ``"<\\/"``); None when not compiled
+    or when a string holds a lone surrogate (the pure path names it in its error).
+
+    ``ascii``: every character from 0x7f up as ``\\uxxxx`` (as ``json.dumps(ensure_ascii=True)``).
+    """
+    core = _speedups.core
+    if core is None:
+        return None
+    out = core.escape_list(texts, True, ascii)
+    return out if isinstance(out, list) else None
+
+
+def join_rows(pieces: Sequence[str | np.ndarray | list[str]], nrow: int, sep: str) -> str | None:
+    """Rows joined by ``sep``; row i is the concatenation of each piece's i-th item (a str piece is
+    every row's), written once into one str."""
+    core = _speedups.core
+    if core is None or not _all_objects(pieces):
+        return None
+    text: str = core.join_rows(list(pieces), nrow, sep)
+    return text
+
+
+def row_strings(pieces: Sequence[str | np.ndarray | list[str]], nrow: int) -> np.ndarray | None:
+    """Each row's text (as :func:`join_rows`), as an object array."""
+    core = _speedups.core
+    if core is None or not _all_objects(pieces):
+        return None
+    out = np.empty(nrow, dtype=object)
+    core.row_strings(list(pieces), nrow, out)
+    return out
+
+
+def join_coded(pieces: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """``labels[codes]`` concatenated over the (labels, codes) pairs, as an object array."""
+    core = _speedups.core
+    if core is None or not pieces:
+        return None
+    if not all(labels.dtype == object and codes.dtype in _INTS for labels, codes in pieces):
+        return None
+    out = np.empty(len(pieces[0][1]), dtype=object)
+    core.join_coded([(labels, codes) for labels, codes in pieces], out)
+    return out
+
+
+def _all_objects(pieces: Sequence[object]) -> bool:
+    return all(
+        isinstance(p, (str, list)) or (isinstance(p, np.ndarray) and p.dtype == object) for p in pieces
+    )

@@ -1,0 +1,247 @@
+"""Differential fuzz: the compiled writer against the pure Python/numpy one (its oracle), byte for
+byte, on the leaf calls (number tokens, string tokens, row assembly) and on whole documents.
+
+The pure writer is checked against R by the corpus and tests/test_json_differential.py; here every
+input goes through both writers, which must agree exactly (errors included).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rvalues
+from rvalues import _speedups
+from rvalues._speedups import writer as compiled
+from rvalues.convert import from_pandas
+from rvalues.errors import RValueError
+from rvalues.json import signif, to_json
+from rvalues.json.collapse import RowPieces
+from rvalues.json.numbers import SMALL, int_to_char, num_to_char
+from rvalues.json.strings import escape_array
+from rvalues.model.na import NA_INTEGER, NA_REAL
+
+CORE = _speedups.load()
+pytestmark = pytest.mark.skipif(
+    CORE is None, reason="the compiled writer is not built (or RVALUES_PURE is set)"
+)
+
+FUZZ = settings(max_examples=250, deadline=None, derandomize=True, database=None)
+
+
+@contextmanager
+def writer(core: Any) -> Iterator[None]:
+    saved = _speedups.core
+    _speedups.core = core
+    try:
+        yield
+    finally:
+        _speedups.core = saved
+
+
+def outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
+    """What a call gives: its value (lists for arrays), or its error's type and message."""
+    try:
+        out = fn()
+    except Exception as err:  # both writers must fail alike
+        return "error", (type(err).__name__, str(err))
+    return "value", out.tolist() if isinstance(out, np.ndarray) else out
+
+
+def agree(fn: Callable[[], Any]) -> Any:
+    """Run ``fn`` under each writer; they must give the same value or the same error."""
+    with writer(CORE):
+        fast = outcome(fn)
+    with writer(None):
+        pure = outcome(fn)
+    assert fast == pure
+    return pure
+
+
+SPECIAL = [
+    0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 1.005, 2.675, 0.00015, 1e-5, -1e-5, 1.0000001e-5,
+    9.99995, 99999.99999, 2147483646.5, 2147483647.0, -2147483647.0, 2147483648.0, 1e15, 1e16, 1e17,
+    123456789012.345, 5e-324, 2.2250738585072014e-308, 1e-310, 1.7976931348623157e308, 1e-300,
+    999.9999999999999, 1e22, 1e23, float("inf"), float("-inf"), float("nan"), NA_REAL, -NA_REAL,
+]  # fmt: skip
+
+doubles = st.one_of(
+    st.floats(width=64),
+    st.sampled_from(SPECIAL),
+    st.floats(-1e6, 1e6).map(lambda v: round(v, 4)),
+    st.integers(-(10**6), 10**6).map(lambda v: v / 8),
+    st.integers(-300, 300).map(lambda e: 10.0**e),
+)
+digits = st.one_of(
+    st.none(),
+    st.integers(-3, 22),
+    st.sampled_from([2**31 - 1, -(2**31) + 1, 10**5]),
+    st.integers(0, 17).map(signif),
+)
+prefixes = st.sampled_from(["", '{"a":', ',"é":', '{"😀%":'])
+
+
+def precision_of(d: Any) -> tuple[int | None, bool]:
+    return (d.digits, True) if hasattr(d, "digits") else (d, False)
+
+
+@FUZZ
+@given(
+    st.lists(doubles, min_size=SMALL + 1, max_size=120),
+    digits,
+    st.sampled_from(["string", "null", "NA"]),
+    st.booleans(),
+    prefixes,
+)
+def test_number_tokens(values: list[float], d: Any, na: str, always_decimal: bool, prefix: str) -> None:
+    precision, use_signif = precision_of(d)
+    array = np.array(values, dtype=np.float64)
+    agree(lambda: num_to_char(array, precision, na, use_signif, always_decimal, prefix))
+    agree(lambda: num_to_char(array[::-2], precision, na, use_signif, always_decimal, prefix))
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.one_of(st.integers(-(2**31) + 1, 2**31 - 1), st.just(NA_INTEGER), st.integers(-5, 5)),
+        min_size=SMALL + 1,
+    ),
+    st.sampled_from([np.int32, np.int64]),
+    st.sampled_from(["string", "null", "NA"]),
+    prefixes,
+)
+def test_integer_tokens(values: list[int], dtype: Any, na: str, prefix: str) -> None:
+    array = np.array(values, dtype=dtype)
+    agree(lambda: int_to_char(array, na, prefix))
+
+
+texts = st.text(
+    st.one_of(
+        st.characters(codec="utf-8"),
+        st.sampled_from(list('"\\/<\x00\x01\x07\x08\t\n\x0b\x0c\r\x1f\x7f\x80é€😀\u2028')),
+    ),
+    max_size=12,
+)
+
+
+@FUZZ
+@given(
+    st.lists(st.one_of(st.none(), texts), min_size=SMALL + 1, max_size=60),
+    st.sampled_from(["null", '"NA"', None]),
+)
+def test_string_tokens(values: list[str | None], na: str | None) -> None:
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    agree(lambda: escape_array(array, na))
+
+
+def test_a_lone_surrogate_is_the_same_error() -> None:
+    array = np.array(["ok"] * 10 + ["bad \ud800 here"], dtype=object)
+    kind, (name, message) = agree(lambda: escape_array(array))
+    assert (kind, name) == ("error", RValueError.__name__)
+    assert "lone surrogate" in message
+
+
+@FUZZ
+@given(st.lists(texts, max_size=20))
+def test_ascii_escapes_are_json_dumps_ensure_ascii(values: list[str]) -> None:
+    expected = [json.dumps(t, ensure_ascii=True).replace("</", "<\\/") for t in values]
+    with writer(CORE):
+        assert compiled.escape_list(values, ascii=True) == expected
+
+
+@FUZZ
+@given(
+    st.integers(0, 30).flatmap(
+        lambda n: st.lists(
+            st.one_of(
+                texts, st.lists(texts, min_size=n, max_size=n).map(lambda c: np.array(c, dtype=object))
+            ),
+            min_size=1,
+            max_size=6,
+        ).map(lambda pieces: (n, pieces))
+    ),
+    st.sampled_from([",", ",\n  ", ",é"]),
+)
+def test_row_assembly(rows: tuple[int, list[Any]], sep: str) -> None:
+    nrow, pieces = rows
+
+    def assembled() -> RowPieces:
+        out = RowPieces(nrow)
+        for piece in pieces:
+            out.add(piece)
+        return out
+
+    agree(lambda: assembled().body(None if sep == "," else 0))
+    agree(lambda: assembled().rows())
+
+
+def _frame(draw: st.DrawFn, n: int) -> pd.DataFrame:
+    def pick(strategy: st.SearchStrategy[Any]) -> list[Any]:
+        return draw(st.lists(strategy, min_size=n, max_size=n))
+
+    stamps = pd.to_datetime(pick(st.integers(-(10**10), 10**10)), unit="s")
+    missing = np.array(pick(st.booleans()), dtype=bool)
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(n, dtype=np.int64),
+            "x": np.array(pick(doubles), dtype=np.float64),
+            "n": pd.array(pick(st.one_of(st.none(), st.integers(-(2**31) + 1, 2**31 - 1))), dtype="Int32"),
+            "flag": pd.array(pick(st.one_of(st.none(), st.booleans())), dtype="boolean"),
+            "s": pd.Series(
+                pick(st.one_of(st.none(), texts.map(lambda t: t.replace("\x00", "")))), dtype=object
+            ),
+            "g": pd.Categorical(pick(st.sampled_from(["a", "b", "é", None]))),
+            "when": pd.Series(stamps).where(~missing),
+            "day": pd.Series([None if m else d.date() for d, m in zip(stamps, missing)], dtype=object),
+        }
+    )
+    return frame
+
+
+@st.composite
+def frames(draw: st.DrawFn) -> pd.DataFrame:
+    return _frame(draw, draw(st.sampled_from([0, 1, 3, 17, 40, 70])))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(
+    frames(),
+    st.sampled_from(["rows", "columns", "values"]),
+    digits,
+    st.booleans(),
+    st.sampled_from([None, "null", "string"]),
+    st.booleans(),
+)
+def test_whole_frames(
+    df: pd.DataFrame, layout: str, d: Any, pretty: bool, na: str | None, always_decimal: bool
+) -> None:
+    x = from_pandas(df)
+    agree(lambda: to_json(x, dataframe=layout, digits=d, pretty=pretty, na=na, always_decimal=always_decimal))
+    agree(lambda: to_json(x, dataframe=layout, digits=d, POSIXt="ISO8601", Date="epoch"))
+
+
+def test_a_long_frame_in_chunks_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rvalues.json import frames as frame_encoder
+
+    monkeypatch.setattr(frame_encoder, "CHUNK_ROWS", 7)
+    x = rvalues.data_frame(a=np.arange(50) / 3, b=[None, "x</y", "é"] * 16 + ["z", "w"])
+    text = agree(lambda: to_json(x))[1]
+    assert json.loads(text)[1] == {"a": round(1 / 3, 4), "b": "x</y"}
+
+
+def test_the_backend_names_the_writer() -> None:
+    with writer(CORE):
+        assert rvalues.json.backend() == "c"
+    with writer(None):
+        assert rvalues.json.backend() == "python"
+    assert not math.isnan(0.0)
