@@ -102,6 +102,15 @@ static PyMethodDef methods[] = {
     {"join_coded", sp_join_coded, METH_VARARGS,
      "join_coded(pieces, out)\nFill `out[i]` with the concatenation of labels[codes[i]] over the "
      "(labels, codes) pairs."},
+    {"rows_text", sp_rows_text, METH_VARARGS,
+     "rows_text(cells, keys, nrow, layout) -> str\n"
+     "A data frame's rows as one JSON text: objects (keys: the escaped names) or arrays (keys: None).\n"
+     "A cell column is an object array of tokens (None: NA) or a tuple that formats numbers from a\n"
+     "buffer: ('d', float64, mode, precision, always_decimal, na, nan, inf, ninf), ('i', int32/64, na)\n"
+     "or ('l', int32, false, true, na). layout: (open, row separator, close, first field lead, next\n"
+     "field lead, colon, object close)."},
+    {"cells_text", sp_cells_text, METH_VARARGS,
+     "cells_text(cell, open, sep, close) -> str\nOne cell column as a JSON array (NA tokens: NA)."},
     {NULL, NULL, 0, NULL},
 };
 

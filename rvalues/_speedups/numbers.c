@@ -15,20 +15,31 @@
 #define R_INT_MAX 2147483647.0
 #define NA_INTEGER_VALUE (-2147483647LL - 1)
 
-static int is_r_na(double v)
+int int_text(long long v, char *buf)
 {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    return isnan(v) && (uint32_t)(bits & 0xffffffffu) == 1954u;
+    char digits[24];
+    int n = 0, at = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[at++] = '-';
+    while (n)
+        buf[at++] = digits[--n];
+    buf[at] = '\0';
+    return at;
 }
 
 /* modp_dtoa2: at most `prec` decimals, trailing zeros dropped. */
 static int fixed_text(double val, int prec, char *buf)
 {
+    static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
     int neg = val < 0;
     double v = neg ? -val : val;
     double whole_d = trunc(v);
-    double scale = pow(10.0, prec);
+    double scale = POW10[prec];
     double tmp = (v - whole_d) * scale;
     double frac_d = floor(tmp);
     double diff = tmp - frac_d;
@@ -41,27 +52,53 @@ static int fixed_text(double val, int prec, char *buf)
             whole += 1;
         }
     }
-    int n = sprintf(buf, "%s%lld", neg ? "-" : "", whole);
+    int n = 0;
+    if (neg)
+        buf[n++] = '-';
+    n += int_text(whole, buf + n);
     if (prec > 0 && frac > 0) {
-        n += sprintf(buf + n, ".%0*lld", prec, frac);
-        while (buf[n - 1] == '0')
-            n--;
+        int width = prec;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            width--;
+        }
+        buf[n++] = '.';
+        for (int k = width - 1; k >= 0; k--) {
+            buf[n + k] = (char)('0' + frac % 10);
+            frac /= 10;
+        }
+        n += width;
         buf[n] = '\0';
     }
     return n;
 }
 
-static int finite_text(double v, int mode, int precision, char *buf)
+int double_text(double v, int mode, int precision, int always_decimal, char *buf)
 {
-    if (mode == 0)
-        return sprintf(buf, "%.*g", precision, v);
+    int n;
     double mag = fabs(v);
-    if (precision > -1 && precision < 10 && mag < R_INT_MAX && mag > 1e-5)
-        return fixed_text(v, precision, buf);
-    double logs = v == 0 ? -INFINITY : log10(mag);
-    double t = (logs > 1 ? logs : 1) + precision;
-    long long dec = (long long)ceil(t < 15 ? t : 15);
-    return sprintf(buf, "%.*g", (int)(dec < 0 ? 6 : dec), v);
+    if (mode == 0) {
+        n = sprintf(buf, "%.*g", precision, v);
+    } else if (precision > -1 && precision < 10 && mag < R_INT_MAX && mag > 1e-5) {
+        n = fixed_text(v, precision, buf);
+    } else {
+        double logs = v == 0 ? -INFINITY : log10(mag);
+        double t = (logs > 1 ? logs : 1) + precision;
+        long long dec = (long long)ceil(t < 15 ? t : 15);
+        n = sprintf(buf, "%.*g", (int)(dec < 0 ? 6 : dec), v);
+    }
+    if (always_decimal && memchr(buf, '.', (size_t)n) == NULL && memchr(buf, 'e', (size_t)n) == NULL) {
+        memcpy(buf + n, ".0", 3);
+        n += 2;
+    }
+    return n;
+}
+
+int is_r_na(double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return isnan(v) && (uint32_t)(bits & 0xffffffffu) == 1954u;
 }
 
 PyObject *sp_double_tokens(PyObject *self, PyObject *args)
@@ -90,11 +127,7 @@ PyObject *sp_double_tokens(PyObject *self, PyObject *args)
             token = is_r_na(v) ? na : isnan(v) ? nan : v > 0 ? inf : ninf;
             Py_INCREF(token);
         } else {
-            int n = finite_text(v, mode, precision, buf);
-            if (always_decimal && memchr(buf, '.', (size_t)n) == NULL && memchr(buf, 'e', (size_t)n) == NULL) {
-                memcpy(buf + n, ".0", 3);
-                n += 2;
-            }
+            int n = double_text(v, mode, precision, always_decimal, buf);
             token = prefixed_ascii(prefix, buf, n);
             if (token == NULL)
                 goto fail;
@@ -141,7 +174,7 @@ PyObject *sp_int_tokens(PyObject *self, PyObject *args)
             token = na;
             Py_INCREF(token);
         } else {
-            int n = sprintf(buf, "%lld", v);
+            int n = int_text(v, buf);
             token = prefixed_ascii(prefix, buf, n);
             if (token == NULL)
                 goto fail;

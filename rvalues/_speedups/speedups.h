@@ -30,7 +30,11 @@ void column_set_object(Column *col, Py_ssize_t i, PyObject *value); /* steals `v
 /* A new str: `prefix` followed by `n` ASCII bytes. */
 PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n);
 
-/* numbers.c */
+/* numbers.c: jsonlite's text of one number into `buf` (at least 400 bytes); its length */
+int int_text(long long v, char *buf);
+int double_text(double v, int mode, int precision, int always_decimal, char *buf);
+int is_r_na(double v);
+
 PyObject *sp_double_tokens(PyObject *self, PyObject *args);
 PyObject *sp_int_tokens(PyObject *self, PyObject *args);
 
@@ -42,5 +46,9 @@ PyObject *sp_escape(PyObject *self, PyObject *args);
 PyObject *sp_join_rows(PyObject *self, PyObject *args);
 PyObject *sp_row_strings(PyObject *self, PyObject *args);
 PyObject *sp_join_coded(PyObject *self, PyObject *args);
+
+/* rows.c */
+PyObject *sp_rows_text(PyObject *self, PyObject *args);
+PyObject *sp_cells_text(PyObject *self, PyObject *args);
 
 #endif

@@ -20,6 +20,11 @@ from rvalues import _speedups
 _INTS = (np.dtype(np.int32), np.dtype(np.int64))
 
 
+def available() -> bool:
+    """Whether the compiled writer runs."""
+    return _speedups.core is not None
+
+
 def _non_finite_tokens(na: str, prefix: str) -> tuple[str | None, str | None, str | None, str | None]:
     """The tokens of R's NA, NaN, Inf and -Inf under ``na`` (as ``numbers.num_to_char``)."""
     if na == "NA":
@@ -36,17 +41,11 @@ def double_tokens(
     core = _speedups.core
     if core is None or values.dtype != np.float64:
         return None
-    if precision is None:
-        mode, digits = 0, 15
-    elif use_signif:
-        sig = math.ceil(min(15, precision))
-        mode, digits = 0, sig if sig >= 0 else 6
-    elif isinstance(precision, (int, np.integer)) and abs(precision) < 10_000:
-        mode, digits = 1, int(precision)
-    else:
+    mode = _number_mode(precision, use_signif)
+    if mode is None:
         return None
     out = np.empty(len(values), dtype=object)
-    core.double_tokens(values, out, mode, digits, always_decimal, prefix, *_non_finite_tokens(na, prefix))
+    core.double_tokens(values, out, *mode, always_decimal, prefix, *_non_finite_tokens(na, prefix))
     return out
 
 
@@ -110,3 +109,65 @@ def _all_objects(pieces: Sequence[object]) -> bool:
     return all(
         isinstance(p, (str, list)) or (isinstance(p, np.ndarray) and p.dtype == object) for p in pieces
     )
+
+
+Cell = tuple[object, ...]
+"""A column the compiled row writer formats from its buffer (see ``_core.rows_text``)."""
+
+
+def number_cells(
+    values: np.ndarray, precision: int | None, na: str, use_signif: bool, always_decimal: bool
+) -> Cell | None:
+    """The cell column of a float64 array (tokens as ``numbers.num_to_char``), or None."""
+    if _speedups.core is None or values.dtype != np.float64:
+        return None
+    mode = _number_mode(precision, use_signif)
+    if mode is None:
+        return None
+    return ("d", values, *mode, always_decimal, *_non_finite_tokens(na, ""))
+
+
+def int_cells(values: np.ndarray, na: str) -> Cell | None:
+    """The cell column of an int32/int64 array (tokens as ``numbers.int_to_char``), or None."""
+    if _speedups.core is None or values.dtype not in _INTS:
+        return None
+    return ("i", values, None if na == "NA" else "null" if na == "null" else '"NA"')
+
+
+def logical_cells(values: np.ndarray, na: str) -> Cell | None:
+    """The cell column of R's logical (int32, NA INT32_MIN): false, true and the NA token, or None."""
+    if _speedups.core is None or values.dtype != np.int32:
+        return None
+    return ("l", values, "false", "true", None if na == "NA" else '"NA"' if na == "string" else "null")
+
+
+def rows_text(
+    cells: list[Cell | np.ndarray], keys: list[str] | None, nrow: int, layout: tuple[str, ...]
+) -> str | None:
+    """A data frame's rows as one text, or None when not compiled (see ``_core.rows_text``)."""
+    core = _speedups.core
+    if core is None:
+        return None
+    text: str = core.rows_text(cells, keys, nrow, layout)
+    return text
+
+
+def cells_text(cell: Cell, opening: str, sep: str, closing: str) -> str | None:
+    """One cell column as an array's text (NA tokens written NA), or None when not compiled."""
+    core = _speedups.core
+    if core is None:
+        return None
+    text: str = core.cells_text(cell, opening, sep, closing)
+    return text
+
+
+def _number_mode(precision: int | None, use_signif: bool) -> tuple[int, int] | None:
+    """(mode, digits) of ``_core.double_tokens``: 0 is ``%.*g``, 1 jsonlite's decimal places."""
+    if precision is None:
+        return 0, 15
+    if use_signif:
+        sig = math.ceil(min(15, precision))
+        return 0, sig if sig >= 0 else 6
+    if isinstance(precision, (int, np.integer)) and abs(precision) < 10_000:
+        return 1, int(precision)
+    return None

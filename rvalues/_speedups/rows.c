@@ -1,0 +1,292 @@
+/* A data frame's rows (or one column) as JSON text, written once into one growing buffer (the
+ * oracle: ObjectRows and array_rows in rvalues/json/collapse.py, fed by rvalues/json/frames.py).
+ *
+ * Number columns are formatted straight from their buffers; other columns arrive as tokens.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "speedups.h"
+
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+} Writer;
+
+static int w_reserve(Writer *w, Py_ssize_t extra)
+{
+    if (w->len + extra <= w->cap)
+        return 0;
+    Py_ssize_t cap = w->cap ? w->cap : 4096;
+    while (cap < w->len + extra)
+        cap += cap / 2 + 4096;
+    char *data = PyMem_Realloc(w->data, (size_t)cap);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->data = data;
+    w->cap = cap;
+    return 0;
+}
+
+static int w_put(Writer *w, const char *text, Py_ssize_t n)
+{
+    if (w_reserve(w, n) < 0)
+        return -1;
+    memcpy(w->data + w->len, text, (size_t)n);
+    w->len += n;
+    return 0;
+}
+
+/* A str as UTF-8 (ASCII ones straight from their data). */
+static int w_put_str(Writer *w, PyObject *text)
+{
+    if (PyUnicode_IS_ASCII(text))
+        return w_put(w, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
+    Py_ssize_t n;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &n);
+    return utf8 == NULL ? -1 : w_put(w, utf8, n);
+}
+
+static PyObject *w_finish(Writer *w)
+{
+    PyObject *out = PyUnicode_DecodeUTF8(w->data ? w->data : "", w->len, "strict");
+    PyMem_Free(w->data);
+    w->data = NULL;
+    return out;
+}
+
+enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL };
+
+typedef struct {
+    int kind;
+    Column col;
+    int mode, precision, always_decimal;
+    PyObject *tokens[4]; /* borrowed: NA, NaN, Inf, -Inf (doubles); NA (ints); false, true, NA */
+} Cell;
+
+static int token_ok(PyObject *token)
+{
+    if (token == Py_None || PyUnicode_Check(token))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "a token must be str or None, not %.80s", Py_TYPE(token)->tp_name);
+    return -1;
+}
+
+static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
+{
+    memset(cell, 0, sizeof(*cell));
+    if (!PyTuple_Check(obj)) {
+        cell->kind = CELL_TOKENS;
+        if (column_open(&cell->col, obj, "O", sizeof(PyObject *), 0) < 0)
+            return -1;
+    } else {
+        PyObject *values, **t = cell->tokens;
+        PyObject *first = PyTuple_GET_SIZE(obj) ? PyTuple_GET_ITEM(obj, 0) : Py_None;
+        const char *kind = PyUnicode_Check(first) ? PyUnicode_AsUTF8(first) : "";
+        if (kind == NULL)
+            return -1;
+        if (strcmp(kind, "d") == 0) {
+            cell->kind = CELL_DOUBLE;
+            if (!PyArg_ParseTuple(obj, "sOiipOOOO", &kind, &values, &cell->mode, &cell->precision,
+                                  &cell->always_decimal, &t[0], &t[1], &t[2], &t[3]) ||
+                column_open(&cell->col, values, "d", 8, 0) < 0)
+                return -1;
+        } else if (strcmp(kind, "i") == 0) {
+            cell->kind = CELL_INT;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
+                column_open(&cell->col, values, "ilq", 0, 0) < 0)
+                return -1;
+        } else if (strcmp(kind, "l") == 0) {
+            cell->kind = CELL_LOGICAL;
+            if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
+                column_open(&cell->col, values, "i", 4, 0) < 0)
+                return -1;
+        } else {
+            PyErr_SetString(PyExc_ValueError, "a cell tuple starts with 'd', 'i' or 'l'");
+            return -1;
+        }
+        if (cell->kind == CELL_INT && cell->col.view.itemsize != 4 && cell->col.view.itemsize != 8) {
+            PyErr_SetString(PyExc_TypeError, "an integer cell column must be int32 or int64");
+            return -1;
+        }
+        for (int k = 0; k < 4; k++)
+            if (t[k] != NULL && token_ok(t[k]) < 0)
+                return -1;
+    }
+    if (cell->col.len != nrow) {
+        PyErr_Format(PyExc_ValueError, "a cell column has %zd items for %zd rows", cell->col.len, nrow);
+        return -1;
+    }
+    return 0;
+}
+
+/* Write row `row` of the cell; *na is set instead when it is an NA token (None). */
+static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
+{
+    char buf[400];
+    const char *at = cell->col.base + row * cell->col.stride;
+    PyObject *token;
+    *na = 0;
+    switch (cell->kind) {
+    case CELL_DOUBLE: {
+        double v = *(const double *)at;
+        if (isfinite(v))
+            return w_put(w, buf, double_text(v, cell->mode, cell->precision, cell->always_decimal, buf));
+        token = cell->tokens[is_r_na(v) ? 0 : isnan(v) ? 1 : v > 0 ? 2 : 3];
+        break;
+    }
+    case CELL_INT: {
+        long long v = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
+        if (v != -2147483647LL - 1)
+            return w_put(w, buf, int_text(v, buf));
+        token = cell->tokens[0];
+        break;
+    }
+    case CELL_LOGICAL: {
+        int32_t v = *(const int32_t *)at;
+        token = cell->tokens[v == INT32_MIN ? 2 : v == 1 ? 1 : 0];
+        break;
+    }
+    default:
+        token = column_object(&cell->col, row);
+        if (token_ok(token) < 0)
+            return -1;
+    }
+    if (token == Py_None) {
+        *na = 1;
+        return 0;
+    }
+    return w_put_str(w, token);
+}
+
+static void close_cells(Cell *cells, Py_ssize_t n)
+{
+    for (Py_ssize_t k = 0; k < n; k++)
+        column_close(&cells[k].col);
+    PyMem_Free(cells);
+}
+
+static Cell *open_cells(PyObject *seq, Py_ssize_t nrow)
+{
+    Py_ssize_t n = PyList_GET_SIZE(seq);
+    Cell *cells = PyMem_Calloc(n ? n : 1, sizeof(Cell));
+    if (cells == NULL)
+        return (Cell *)PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (cell_open(&cells[k], PyList_GET_ITEM(seq, k), nrow) < 0) {
+            close_cells(cells, n); /* unopened cells are zeroed: closing them is a no-op */
+            return NULL;
+        }
+    }
+    return cells;
+}
+
+/* One row: an object (keys given: NA cells omitted) or an array (NA cells written NA). */
+static int write_row(const Cell *cells, Py_ssize_t n, PyObject *keys, Py_ssize_t row, PyObject **layout, Writer *w)
+{
+    int na;
+    if (keys == Py_None) {
+        if (w_put(w, "[", 1) < 0)
+            return -1;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            if ((k && w_put_str(w, layout[4]) < 0) || cell_write(&cells[k], row, w, &na) < 0)
+                return -1;
+            if (na && w_put(w, "NA", 2) < 0)
+                return -1;
+        }
+        return w_put(w, "]", 1);
+    }
+    if (w_put(w, "{", 1) < 0)
+        return -1;
+    Py_ssize_t fields = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t mark = w->len;
+        if (w_put_str(w, layout[fields ? 4 : 3]) < 0 || w_put_str(w, PyList_GET_ITEM(keys, k)) < 0 ||
+            w_put_str(w, layout[5]) < 0 || cell_write(&cells[k], row, w, &na) < 0)
+            return -1;
+        if (na)
+            w->len = mark; /* an omitted field */
+        else
+            fields++;
+    }
+    return fields ? w_put_str(w, layout[6]) : w_put(w, "}", 1);
+}
+
+PyObject *sp_rows_text(PyObject *self, PyObject *args)
+{
+    PyObject *seq, *keys, *layout_obj;
+    Py_ssize_t nrow;
+    if (!PyArg_ParseTuple(args, "O!OnO!", &PyList_Type, &seq, &keys, &nrow, &PyTuple_Type, &layout_obj))
+        return NULL;
+    PyObject *layout[7];
+    if (!PyArg_ParseTuple(layout_obj, "UUUUUUU", &layout[0], &layout[1], &layout[2], &layout[3], &layout[4],
+                          &layout[5], &layout[6]))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(seq);
+    if (keys != Py_None) {
+        if (!PyList_Check(keys) || PyList_GET_SIZE(keys) != n) {
+            PyErr_SetString(PyExc_ValueError, "rows_text: keys must be None or a list of a str per cell column");
+            return NULL;
+        }
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (!PyUnicode_Check(PyList_GET_ITEM(keys, k))) {
+                PyErr_SetString(PyExc_TypeError, "rows_text: keys must be str");
+                return NULL;
+            }
+    }
+    Cell *cells = open_cells(seq, nrow);
+    if (cells == NULL)
+        return NULL;
+    Writer w = {NULL, 0, 0};
+    int failed = w_put_str(&w, layout[0]) < 0;
+    for (Py_ssize_t row = 0; row < nrow && !failed; row++)
+        failed = (row && w_put_str(&w, layout[1]) < 0) || write_row(cells, n, keys, row, layout, &w) < 0;
+    failed = failed || w_put_str(&w, layout[2]) < 0;
+    close_cells(cells, n);
+    if (failed) {
+        PyMem_Free(w.data);
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+PyObject *sp_cells_text(PyObject *self, PyObject *args)
+{
+    PyObject *obj, *open, *sep, *close;
+    if (!PyArg_ParseTuple(args, "OUUU", &obj, &open, &sep, &close))
+        return NULL;
+    Cell cell;
+    Py_ssize_t nrow = PyTuple_Check(obj) ? -1 : 0;
+    if (nrow < 0) { /* the length of a tuple cell is its values' */
+        Column probe;
+        PyObject *values = PyTuple_GET_SIZE(obj) > 1 ? PyTuple_GET_ITEM(obj, 1) : Py_None;
+        if (column_open(&probe, values, "dilq", 0, 0) < 0)
+            return NULL;
+        nrow = probe.len;
+        column_close(&probe);
+    } else {
+        nrow = PySequence_Size(obj);
+        if (nrow < 0)
+            return NULL;
+    }
+    if (cell_open(&cell, obj, nrow) < 0) {
+        column_close(&cell.col);
+        return NULL;
+    }
+    Writer w = {NULL, 0, 0};
+    int na, failed = w_put_str(&w, open) < 0;
+    for (Py_ssize_t row = 0; row < nrow && !failed; row++) {
+        failed = (row && w_put_str(&w, sep) < 0) || cell_write(&cell, row, &w, &na) < 0 ||
+                 (na && w_put(&w, "NA", 2) < 0);
+    }
+    failed = failed || w_put_str(&w, close) < 0;
+    column_close(&cell.col);
+    if (failed) {
+        PyMem_Free(w.data);
+        return NULL;
+    }
+    return w_finish(&w);
+}

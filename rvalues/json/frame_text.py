@@ -1,0 +1,126 @@
+"""A data frame's rows as one text by the compiled writer: number, integer and logical columns are
+formatted straight from their buffers, the others encoded to tokens as usual; the rows are then
+written once into one buffer (no token per number, no string per row).
+
+It writes what :func:`rvalues.json.frames._row_pieces` and ``RowPieces.text`` write, byte for byte
+(the pure path is its oracle), and returns None where it does not apply (no extension, few rows,
+or a column it cannot take), so the caller goes on with the pure path.
+
+>>> from rvalues import data_frame
+>>> from rvalues.json import to_json
+>>> to_json(data_frame(x=[0.5 * i for i in range(20)]))[:28]
+'[{"x":0},{"x":0.5},{"x":1},{'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from rvalues._speedups import writer as compiled
+from rvalues.json import dispatch  # a module: dispatch imports frames, which imports this one
+from rvalues.json.collapse import row_delimiters
+from rvalues.json.context import Ctx
+from rvalues.model.build import build
+from rvalues.model.classes import r_class
+from rvalues.model.vectors import Double, Integer, Logical
+
+SMALL_ROWS = 16
+"""Frames up to this many rows stay on the pure path (its per-call cost is lower)."""
+
+CHUNK_ROWS = 131072
+"""Token columns are encoded this many rows at a time, so only one chunk's tokens are alive."""
+
+_CELL_CLASSES = {Double: "numeric", Integer: "integer", Logical: "logical"}
+
+
+def frame_text(
+    keys: list[str],
+    columns: Sequence[Any],
+    nrow: int,
+    ctx: Ctx,
+    cell_ctx: Ctx,
+    sliceable: Callable[[Any], bool],
+) -> str | None:
+    """The collapsed rows (``ctx.collapse``), or None (the pure path writes them).
+
+    ``columns`` are ready for cells (``frames._row_cells`` applied); ``sliceable(column)``: its
+    tokens for a range of rows are those of the column sliced to them.
+    """
+    if not compiled.available() or nrow <= SMALL_ROWS:
+        return None
+    as_objects = ctx.dataframe == "rows" and len(keys) == len(columns)
+    whole: list[Any] = []
+    for column in columns:
+        if len(column.data) != nrow:
+            return None  # the pure path raises jsonlite's error
+        cell = _number_cell(column, cell_ctx)
+        if cell is None and not (nrow > CHUNK_ROWS and sliceable(column)):
+            cell = _tokens(column, cell_ctx, nrow)
+            if cell is None:
+                return None
+        whole.append(cell)
+    opening, sep, closing = row_delimiters(ctx.indent)
+    layout = ("", sep, "", *_fields(ctx, as_objects))
+    texts = []
+    for start in range(0, nrow, CHUNK_ROWS):
+        stop = min(nrow, start + CHUNK_ROWS)
+        cells = [_rows(c, column, start, stop, cell_ctx) for c, column in zip(whole, columns)]
+        if any(c is None for c in cells):
+            return None
+        text = compiled.rows_text(cells, keys if as_objects else None, stop - start, layout)
+        texts.append(text)
+    return opening + sep.join(texts) + closing  # type: ignore[arg-type]  # not None: compiled
+
+
+def _fields(ctx: Ctx, as_objects: bool) -> tuple[str, str, str, str]:
+    """(first field's lead, next field's lead, colon, object close); arrays: ("", separator, "", "")."""
+    if not as_objects:
+        return "", ("," if ctx.indent is None else ", "), "", ""
+    indent = ctx.plus(ctx.indent)
+    if indent is None:
+        return "", ",", ":", "}"
+    pad = "\n" + " " * (indent + 2)
+    return pad, "," + pad, ": ", "\n" + " " * indent + "}"
+
+
+def _number_cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
+    """A number, integer or logical column the built-in encoders would take, as a cell column."""
+    kind = _CELL_CLASSES.get(type(column))
+    if kind is None or "class" in column.attributes or "dim" in column.attributes:
+        return None
+    cls = r_class(column)[0]
+    if dispatch.METHODS.get(cls) is not dispatch.BUILTIN_METHODS.get(cls):
+        return None  # a user's encoder
+    data = column.data
+    if kind == "logical":
+        return compiled.logical_cells(data, ctx.na or "null")
+    if column.r_type == "integer":
+        return compiled.int_cells(data, ctx.na or "string")
+    return compiled.number_cells(data, ctx.precision, ctx.na or "string", ctx.use_signif, ctx.always_decimal)
+
+
+def _tokens(column: Any, ctx: Ctx, nrow: int) -> np.ndarray | None:
+    out = dispatch.encode(column, ctx)
+    out = np.array([out], dtype=object) if isinstance(out, str) or out is None else out
+    return out if isinstance(out, np.ndarray) and out.dtype == object and len(out) == nrow else None
+
+
+def _rows(cell: Any, column: Any, start: int, stop: int, ctx: Ctx) -> Any:
+    """Rows start..stop of a cell column (a column still to encode: encoded for them)."""
+    if isinstance(cell, tuple):
+        return (cell[0], cell[1][start:stop], *cell[2:])
+    if isinstance(cell, np.ndarray):
+        return cell[start:stop]
+    return _tokens(rows_of(column, start, stop), ctx, stop - start)
+
+
+def rows_of(column: Any, start: int, stop: int) -> Any:
+    """Rows start..stop of a data frame's column (its names too)."""
+    attributes = dict(column.attributes)
+    names = attributes.get("names")
+    if names is not None:
+        attributes["names"] = build("character", names.data[start:stop])
+    return build(column.r_type, column.data[start:stop], attributes)
