@@ -28,6 +28,7 @@ from rvalues.json import signif, to_json
 from rvalues.json.collapse import RowPieces
 from rvalues.json.numbers import SMALL, int_to_char, num_to_char
 from rvalues.json.strings import escape_array
+from rvalues.model.build import build
 from rvalues.model.na import NA_INTEGER, NA_REAL
 
 CORE = _speedups.load()
@@ -245,3 +246,28 @@ def test_the_backend_names_the_writer() -> None:
     with writer(None):
         assert rvalues.json.backend() == "python"
     assert not math.isnan(0.0)
+
+
+@FUZZ
+@given(
+    st.lists(doubles, min_size=SMALL + 1, max_size=60),
+    st.sampled_from(["double", "integer", "logical"]),
+    digits,
+    st.sampled_from([None, "null", "string", "NA"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_long_vectors(
+    values: list[float], r_type: str, d: Any, na: str | None, pretty: bool, always_decimal: bool
+) -> None:
+    array = np.array(values, dtype=np.float64)
+    if r_type == "integer":
+        finite = np.isfinite(array)
+        data = np.where(finite, np.clip(np.where(finite, array, 0), -1e9, 1e9), NA_INTEGER).astype(np.int32)
+    elif r_type == "logical":
+        data = np.where(np.isnan(array), NA_INTEGER, array > 0).astype(np.int32)
+    else:
+        data = array
+    x = build(r_type, data)
+    agree(lambda: to_json(x, digits=d, na=na, pretty=pretty, always_decimal=always_decimal))
+    agree(lambda: to_json(rvalues.r_list(a=x, b=x), digits=d, na=na, pretty=pretty))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 # modules: dispatch imports this one, so encode is read when called; so are the few-element thresholds
+from rvalues._speedups import writer as compiled
 from rvalues.json import dispatch, numbers, strings
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, Prefixed, prefix_tokens, token_array
@@ -81,6 +82,10 @@ def encode_logical(x: RValue, ctx: Ctx) -> Any:
     lead = ctx.prefix or ""
     na_token = None if na == "NA" else lead + ('"NA"' if na == "string" else "null")
     table = np.array([lead + "false", lead + "true", na_token], dtype=object)
+    if ctx.collapse and len(data) > numbers.SMALL:
+        text = _array_text(compiled.logical_cells(data, na), ctx)
+        if text is not None:
+            return text
     codes = (data == 1).view(np.uint8)
     missing = data == NA_INTEGER
     if missing.any():
@@ -96,6 +101,14 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
     lead = ctx.prefix or ""
     data = x.data
     tokens: np.ndarray | list[str | None]
+    if ctx.collapse and len(data) > numbers.SMALL:
+        if x.r_type in ("integer", "logical"):
+            cell = compiled.int_cells(data, na)
+        else:
+            cell = compiled.number_cells(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal)
+        text = _array_text(cell, ctx)
+        if text is not None:
+            return text
     if x.r_type in ("integer", "logical"):
         few = len(data) <= numbers.SMALL
         tokens = few_int_tokens(data, na, lead) if few else int_to_char(data, na, lead)
@@ -104,6 +117,13 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
     else:
         tokens = num_to_char(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal, lead)
     return finish(tokens, ctx, prefixed=True)
+
+
+def _array_text(cell: compiled.Cell | None, ctx: Ctx) -> str | None:
+    """A collapsed array of many numbers by the compiled writer (None: the pure path writes it)."""
+    if cell is None:
+        return None
+    return compiled.cells_text(cell, "[", "," if ctx.indent is None else ", ", "]")
 
 
 def character_na_token(ctx: Ctx) -> str | None:

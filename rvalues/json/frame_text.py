@@ -56,7 +56,7 @@ def frame_text(
     for column in columns:
         if len(column.data) != nrow:
             return None  # the pure path raises jsonlite's error
-        cell = _number_cell(column, cell_ctx)
+        cell: compiled.Cell | np.ndarray | None = _number_cell(column, cell_ctx)
         if cell is None and not (nrow > CHUNK_ROWS and sliceable(column)):
             cell = _tokens(column, cell_ctx, nrow)
             if cell is None:
