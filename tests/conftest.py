@@ -49,7 +49,7 @@ requires_r = pytest.mark.skipif(RSCRIPT is None, reason="needs Rscript (R with j
 WRITERS = ("c", "python")
 """The two JSON writers: the compiled extension and the pure Python/numpy one (its oracle)."""
 
-BOTH_WRITERS = ("test_json_", "test_fast_", "test_format_datetime")
+BOTH_WRITERS = ("test_json_", "test_fast_frames", "test_fast_plain", "test_format_datetime")
 """Modules whose every test runs under each writer (the ``writer`` fixture's parameter)."""
 
 
