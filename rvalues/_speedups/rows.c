@@ -33,6 +33,8 @@ static int w_reserve(Writer *w, Py_ssize_t extra)
 
 static int w_put(Writer *w, const char *text, Py_ssize_t n)
 {
+    if (n == 0)
+        return 0;
     if (w_reserve(w, n) < 0)
         return -1;
     memcpy(w->data + w->len, text, (size_t)n);
@@ -58,13 +60,15 @@ static PyObject *w_finish(Writer *w)
     return out;
 }
 
-enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL };
+enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED };
 
 typedef struct {
     int kind;
     Column col;
     int mode, precision, always_decimal;
     PyObject *tokens[4]; /* borrowed: NA, NaN, Inf, -Inf (doubles); NA (ints); false, true, NA */
+    Py_ssize_t npieces;  /* coded text: labels[k][codes[k][row]] for each k; col holds the others */
+    Column *labels, *codes;
 } Cell;
 
 static int token_ok(PyObject *token)
@@ -73,6 +77,73 @@ static int token_ok(PyObject *token)
         return 0;
     PyErr_Format(PyExc_TypeError, "a token must be str or None, not %.80s", Py_TYPE(token)->tp_name);
     return -1;
+}
+
+/* ('c', others, [(labels, codes), ...]): a row whose first code is negative is its token in others. */
+static int open_coded(Cell *cell, PyObject *obj, Py_ssize_t nrow)
+{
+    const char *kind;
+    PyObject *others, *pieces;
+    if (!PyArg_ParseTuple(obj, "sOO!", &kind, &others, &PyList_Type, &pieces) ||
+        column_open(&cell->col, others, "O", sizeof(PyObject *), 0) < 0)
+        return -1;
+    Py_ssize_t n = PyList_GET_SIZE(pieces);
+    cell->labels = PyMem_Calloc(n ? n : 1, sizeof(Column));
+    cell->codes = PyMem_Calloc(n ? n : 1, sizeof(Column));
+    if (cell->labels == NULL || cell->codes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    cell->npieces = n;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *labels, *codes;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(pieces, k), "OO", &labels, &codes) ||
+            column_open(&cell->labels[k], labels, "O", sizeof(PyObject *), 0) < 0 ||
+            column_open(&cell->codes[k], codes, "lq", 8, 0) < 0)
+            return -1;
+        if (cell->codes[k].len != nrow) {
+            PyErr_SetString(PyExc_ValueError, "coded text: codes must have an item per row");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < cell->labels[k].len; i++)
+            if (!PyUnicode_Check(column_object(&cell->labels[k], i))) {
+                PyErr_SetString(PyExc_TypeError, "coded text: labels must be str");
+                return -1;
+            }
+    }
+    return 0;
+}
+
+static void cell_close(Cell *cell)
+{
+    column_close(&cell->col);
+    for (Py_ssize_t k = 0; k < cell->npieces; k++) {
+        column_close(&cell->labels[k]);
+        column_close(&cell->codes[k]);
+    }
+    PyMem_Free(cell->labels);
+    PyMem_Free(cell->codes);
+    cell->labels = cell->codes = NULL;
+    cell->npieces = 0;
+}
+
+static int write_coded(const Cell *cell, Py_ssize_t row, Writer *w, PyObject **token)
+{
+    *token = NULL;
+    for (Py_ssize_t k = 0; k < cell->npieces; k++) {
+        int64_t code = *(const int64_t *)(cell->codes[k].base + row * cell->codes[k].stride);
+        if (k == 0 && code < 0) {
+            *token = column_object(&cell->col, row);
+            return token_ok(*token);
+        }
+        if (code < 0 || code >= cell->labels[k].len) {
+            PyErr_Format(PyExc_IndexError, "coded text: code %lld out of range", (long long)code);
+            return -1;
+        }
+        if (w_put_str(w, column_object(&cell->labels[k], code)) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
@@ -104,8 +175,12 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
                 column_open(&cell->col, values, "i", 4, 0) < 0)
                 return -1;
+        } else if (strcmp(kind, "c") == 0) {
+            cell->kind = CELL_CODED;
+            if (open_coded(cell, obj, nrow) < 0)
+                return -1;
         } else {
-            PyErr_SetString(PyExc_ValueError, "a cell tuple starts with 'd', 'i' or 'l'");
+            PyErr_SetString(PyExc_ValueError, "a cell tuple starts with 'd', 'i', 'l' or 'c'");
             return -1;
         }
         if (cell->kind == CELL_INT && cell->col.view.itemsize != 4 && cell->col.view.itemsize != 8) {
@@ -150,6 +225,12 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
         token = cell->tokens[v == INT32_MIN ? 2 : v == 1 ? 1 : 0];
         break;
     }
+    case CELL_CODED:
+        if (write_coded(cell, row, w, &token) < 0)
+            return -1;
+        if (token == NULL)
+            return 0;
+        break;
     default:
         token = column_object(&cell->col, row);
         if (token_ok(token) < 0)
@@ -165,7 +246,7 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
 static void close_cells(Cell *cells, Py_ssize_t n)
 {
     for (Py_ssize_t k = 0; k < n; k++)
-        column_close(&cells[k].col);
+        cell_close(&cells[k]);
     PyMem_Free(cells);
 }
 
@@ -184,15 +265,48 @@ static Cell *open_cells(PyObject *seq, Py_ssize_t nrow)
     return cells;
 }
 
-/* One row: an object (keys given: NA cells omitted) or an array (NA cells written NA). */
-static int write_row(const Cell *cells, Py_ssize_t n, PyObject *keys, Py_ssize_t row, PyObject **layout, Writer *w)
+/* The UTF-8 text before a field: the row's first field's, and any other's (key and colon included). */
+typedef struct {
+    Writer first, next;
+} Lead;
+
+static void free_leads(Lead *leads, Py_ssize_t n)
+{
+    for (Py_ssize_t k = 0; leads && k < n; k++) {
+        PyMem_Free(leads[k].first.data);
+        PyMem_Free(leads[k].next.data);
+    }
+    PyMem_Free(leads);
+}
+
+static Lead *make_leads(PyObject *keys, PyObject **layout)
+{
+    Py_ssize_t n = PyList_GET_SIZE(keys);
+    Lead *leads = PyMem_Calloc(n ? n : 1, sizeof(Lead));
+    if (leads == NULL)
+        return (Lead *)PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *key = PyList_GET_ITEM(keys, k);
+        if (w_put_str(&leads[k].first, layout[3]) < 0 || w_put_str(&leads[k].first, key) < 0 ||
+            w_put_str(&leads[k].first, layout[5]) < 0 || w_put_str(&leads[k].next, layout[4]) < 0 ||
+            w_put_str(&leads[k].next, key) < 0 || w_put_str(&leads[k].next, layout[5]) < 0) {
+            free_leads(leads, n);
+            return NULL;
+        }
+    }
+    return leads;
+}
+
+/* One row: an object (leads given: NA cells omitted) or an array (NA cells written NA). */
+static int write_row(const Cell *cells, Py_ssize_t n, const Lead *leads, Py_ssize_t row, const Writer *sep,
+                     const Writer *close, Writer *w)
 {
     int na;
-    if (keys == Py_None) {
+    if (leads == NULL) {
         if (w_put(w, "[", 1) < 0)
             return -1;
         for (Py_ssize_t k = 0; k < n; k++) {
-            if ((k && w_put_str(w, layout[4]) < 0) || cell_write(&cells[k], row, w, &na) < 0)
+            if ((k && w_put(w, sep->data, sep->len) < 0) || cell_write(&cells[k], row, w, &na) < 0)
                 return -1;
             if (na && w_put(w, "NA", 2) < 0)
                 return -1;
@@ -204,15 +318,15 @@ static int write_row(const Cell *cells, Py_ssize_t n, PyObject *keys, Py_ssize_t
     Py_ssize_t fields = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         Py_ssize_t mark = w->len;
-        if (w_put_str(w, layout[fields ? 4 : 3]) < 0 || w_put_str(w, PyList_GET_ITEM(keys, k)) < 0 ||
-            w_put_str(w, layout[5]) < 0 || cell_write(&cells[k], row, w, &na) < 0)
+        const Writer *lead = fields ? &leads[k].next : &leads[k].first;
+        if (w_put(w, lead->data, lead->len) < 0 || cell_write(&cells[k], row, w, &na) < 0)
             return -1;
         if (na)
             w->len = mark; /* an omitted field */
         else
             fields++;
     }
-    return fields ? w_put_str(w, layout[6]) : w_put(w, "}", 1);
+    return fields ? w_put(w, close->data, close->len) : w_put(w, "}", 1);
 }
 
 PyObject *sp_rows_text(PyObject *self, PyObject *args)
@@ -237,15 +351,24 @@ PyObject *sp_rows_text(PyObject *self, PyObject *args)
                 return NULL;
             }
     }
+    Writer w = {NULL, 0, 0}, sep = {NULL, 0, 0}, close = {NULL, 0, 0};
+    Lead *leads = NULL;
     Cell *cells = open_cells(seq, nrow);
-    if (cells == NULL)
-        return NULL;
-    Writer w = {NULL, 0, 0};
-    int failed = w_put_str(&w, layout[0]) < 0;
+    int failed = cells == NULL || w_put_str(&sep, keys == Py_None ? layout[4] : layout[1]) < 0 ||
+                 w_put_str(&close, layout[6]) < 0 || (keys != Py_None && (leads = make_leads(keys, layout)) == NULL);
+    failed = failed || w_put_str(&w, layout[0]) < 0;
+    Writer row_sep = {NULL, 0, 0};
+    failed = failed || w_put_str(&row_sep, layout[1]) < 0;
     for (Py_ssize_t row = 0; row < nrow && !failed; row++)
-        failed = (row && w_put_str(&w, layout[1]) < 0) || write_row(cells, n, keys, row, layout, &w) < 0;
+        failed = (row && w_put(&w, row_sep.data, row_sep.len) < 0) ||
+                 write_row(cells, n, leads, row, &sep, &close, &w) < 0;
     failed = failed || w_put_str(&w, layout[2]) < 0;
-    close_cells(cells, n);
+    if (cells != NULL)
+        close_cells(cells, n);
+    free_leads(leads, n);
+    PyMem_Free(sep.data);
+    PyMem_Free(close.data);
+    PyMem_Free(row_sep.data);
     if (failed) {
         PyMem_Free(w.data);
         return NULL;
@@ -263,7 +386,7 @@ PyObject *sp_cells_text(PyObject *self, PyObject *args)
     if (nrow < 0) { /* the length of a tuple cell is its values' */
         Column probe;
         PyObject *values = PyTuple_GET_SIZE(obj) > 1 ? PyTuple_GET_ITEM(obj, 1) : Py_None;
-        if (column_open(&probe, values, "dilq", 0, 0) < 0)
+        if (column_open(&probe, values, "dilqO", 0, 0) < 0)
             return NULL;
         nrow = probe.len;
         column_close(&probe);
@@ -273,7 +396,7 @@ PyObject *sp_cells_text(PyObject *self, PyObject *args)
             return NULL;
     }
     if (cell_open(&cell, obj, nrow) < 0) {
-        column_close(&cell.col);
+        cell_close(&cell);
         return NULL;
     }
     Writer w = {NULL, 0, 0};
@@ -283,7 +406,7 @@ PyObject *sp_cells_text(PyObject *self, PyObject *args)
                  (na && w_put(&w, "NA", 2) < 0);
     }
     failed = failed || w_put_str(&w, close) < 0;
-    column_close(&cell.col);
+    cell_close(&cell);
     if (failed) {
         PyMem_Free(w.data);
         return NULL;

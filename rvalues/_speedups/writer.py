@@ -141,6 +141,21 @@ def logical_cells(values: np.ndarray, na: str) -> Cell | None:
     return ("l", values, "false", "true", None if na == "NA" else '"NA"' if na == "string" else "null")
 
 
+def coded_cells(
+    pieces: Sequence[tuple[np.ndarray, np.ndarray]], shown: np.ndarray, others: np.ndarray
+) -> Cell | None:
+    """The cell column of coded text: where ``shown``, ``labels[codes]`` concatenated over the pieces
+    (codes over the shown elements), elsewhere the token in ``others`` (None: NA)."""
+    if _speedups.core is None or not all(labels.dtype == object for labels, _ in pieces):
+        return None
+    full = []
+    for labels, codes in pieces:
+        spread = np.full(len(shown), -1, dtype=np.int64)
+        spread[shown] = codes
+        full.append((labels, spread))
+    return ("c", others, full)
+
+
 def rows_text(
     cells: list[Cell | np.ndarray], keys: list[str] | None, nrow: int, layout: tuple[str, ...]
 ) -> str | None:

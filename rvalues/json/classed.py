@@ -6,7 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
 from rvalues.format.datetime import (
+    Pieces,
     dense_codes,
     epoch_ms,
     format_date,
@@ -124,12 +126,7 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
             for text in format_posixct(seconds, tzone, ctx.posixt).tolist()
         ]
         return finish(few, ctx, prefixed=True)
-    shown, pieces = posixct_pieces(seconds, tzone, ctx.posixt)
-    lead = (ctx.prefix or "") + '"'
-    (first, first_codes), *rest = pieces
-    pieces = [(np.add(lead, first), first_codes), *rest]
-    last, last_codes = pieces[-1]
-    pieces[-1] = (np.add(last, '"'), last_codes)
+    shown, pieces = _quoted_pieces(seconds, tzone, ctx)
     if shown.all():
         return finish(join_pieces(pieces), ctx, prefixed=True)
     tokens = np.empty(len(seconds), dtype=object)
@@ -138,6 +135,30 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     others = escape_array(unshown_text(seconds[~shown]), na)
     tokens[~shown] = prefix_tokens(others, ctx.prefix)
     return finish(tokens, ctx, prefixed=True)
+
+
+def _quoted_pieces(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> tuple[np.ndarray, Pieces]:
+    """``posixct_pieces`` with the quotes (and ``ctx.prefix``) on the first and last labels."""
+    shown, pieces = posixct_pieces(seconds, tzone, ctx.posixt)
+    lead = (ctx.prefix or "") + '"'
+    (first, first_codes), *rest = pieces
+    pieces = [(np.add(lead, first), first_codes), *rest]
+    last, last_codes = pieces[-1]
+    pieces[-1] = (np.add(last, '"'), last_codes)
+    return shown, pieces
+
+
+def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
+    """A POSIXct column's cells (data-frame rows) for the compiled writer: its text as coded pieces,
+    written without a string per element (None where :func:`encode_posixt` takes another way)."""
+    if x.r_type == "list" or ctx.posixt in ("mongo", "epoch") or len(x.data) <= _FEW_TIMES:
+        return None
+    seconds = np.asarray(x.data, dtype=np.float64)
+    shown, pieces = _quoted_pieces(seconds, tzone_of(x.attributes), ctx.but(prefix=None))
+    others = np.empty(len(seconds), dtype=object)
+    if not shown.all():
+        others[~shown] = escape_array(unshown_text(seconds[~shown]), character_na_token(ctx))
+    return compiled.coded_cells(pieces, shown, others)
 
 
 def _vector_row_names(names: Any, n: int) -> Any:

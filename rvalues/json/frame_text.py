@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from rvalues._speedups import writer as compiled
-from rvalues.json import dispatch  # a module: dispatch imports frames, which imports this one
+from rvalues.json import classed, dispatch  # modules: both import frames, which imports this one
 from rvalues.json.collapse import row_delimiters
 from rvalues.json.context import Ctx
 from rvalues.model.build import build
+from rvalues.model.classed import POSIXct
 from rvalues.model.classes import r_class
 from rvalues.model.vectors import Double, Integer, Logical
 
@@ -33,7 +34,7 @@ SMALL_ROWS = 16
 CHUNK_ROWS = 131072
 """Token columns are encoded this many rows at a time, so only one chunk's tokens are alive."""
 
-_CELL_CLASSES = {Double: "numeric", Integer: "integer", Logical: "logical"}
+_CELL_CLASSES = {Double: "numeric", Integer: "integer", Logical: "logical", POSIXct: "POSIXct"}
 
 
 def frame_text(
@@ -56,7 +57,7 @@ def frame_text(
     for column in columns:
         if len(column.data) != nrow:
             return None  # the pure path raises jsonlite's error
-        cell: compiled.Cell | np.ndarray | None = _number_cell(column, cell_ctx)
+        cell: compiled.Cell | np.ndarray | None = _cell(column, cell_ctx)
         if cell is None and not (nrow > CHUNK_ROWS and sliceable(column)):
             cell = _tokens(column, cell_ctx, nrow)
             if cell is None:
@@ -64,15 +65,16 @@ def frame_text(
         whole.append(cell)
     opening, sep, closing = row_delimiters(ctx.indent)
     layout = ("", sep, "", *_fields(ctx, as_objects))
-    texts = []
+    texts = [opening]
     for start in range(0, nrow, CHUNK_ROWS):
         stop = min(nrow, start + CHUNK_ROWS)
         cells = [_rows(c, column, start, stop, cell_ctx) for c, column in zip(whole, columns)]
         if any(c is None for c in cells):
             return None
         text = compiled.rows_text(cells, keys if as_objects else None, stop - start, layout)
-        texts.append(text)
-    return opening + sep.join(texts) + closing  # type: ignore[arg-type]  # not None: compiled
+        texts += (sep, text) if start else (text,)  # type: ignore[arg-type]  # not None: compiled
+    texts.append(closing)
+    return "".join(texts)
 
 
 def _fields(ctx: Ctx, as_objects: bool) -> tuple[str, str, str, str]:
@@ -86,14 +88,19 @@ def _fields(ctx: Ctx, as_objects: bool) -> tuple[str, str, str, str]:
     return pad, "," + pad, ": ", "\n" + " " * indent + "}"
 
 
-def _number_cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
-    """A number, integer or logical column the built-in encoders would take, as a cell column."""
+def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
+    """A number, integer, logical or POSIXct column the built-in encoders would take, as a cell
+    column (None: encode it to tokens)."""
     kind = _CELL_CLASSES.get(type(column))
-    if kind is None or "class" in column.attributes or "dim" in column.attributes:
+    if kind is None or "dim" in column.attributes:
         return None
     cls = r_class(column)[0]
     if dispatch.METHODS.get(cls) is not dispatch.BUILTIN_METHODS.get(cls):
         return None  # a user's encoder
+    if kind == "POSIXct":
+        return classed.posixct_cell(column, ctx) if cls == "POSIXct" else None
+    if "class" in column.attributes:
+        return None
     data = column.data
     if kind == "logical":
         return compiled.logical_cells(data, ctx.na or "null")
@@ -110,8 +117,11 @@ def _tokens(column: Any, ctx: Ctx, nrow: int) -> np.ndarray | None:
 
 def _rows(cell: Any, column: Any, start: int, stop: int, ctx: Ctx) -> Any:
     """Rows start..stop of a cell column (a column still to encode: encoded for them)."""
+    if isinstance(cell, tuple) and cell[0] == "c":
+        kind, others, pieces = cell
+        return (kind, others[start:stop], [(labels, codes[start:stop]) for labels, codes in pieces])  # type: ignore[index, union-attr]
     if isinstance(cell, tuple):
-        return (cell[0], cell[1][start:stop], *cell[2:])
+        return (cell[0], cell[1][start:stop], *cell[2:])  # type: ignore[index]
     if isinstance(cell, np.ndarray):
         return cell[start:stop]
     return _tokens(rows_of(column, start, stop), ctx, stop - start)
