@@ -24,7 +24,8 @@ from rvalues import _speedups
 from rvalues._speedups import writer as compiled
 from rvalues.convert import from_pandas
 from rvalues.errors import RValueError
-from rvalues.json import signif, to_json
+from rvalues.json import frame_text, signif, to_json
+from rvalues.json import frames as frame_encoder
 from rvalues.json.collapse import RowPieces
 from rvalues.json.numbers import SMALL, int_to_char, num_to_char
 from rvalues.json.strings import escape_array
@@ -232,12 +233,14 @@ def test_whole_frames(
 
 
 def test_a_long_frame_in_chunks_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rvalues.json import frames as frame_encoder
-
     monkeypatch.setattr(frame_encoder, "CHUNK_ROWS", 7)
-    x = rvalues.data_frame(a=np.arange(50) / 3, b=[None, "x</y", "é"] * 16 + ["z", "w"])
+    monkeypatch.setattr(frame_text, "CHUNK_ROWS", 7)
+    when = pd.Series(pd.to_datetime(np.arange(50) * 7777, unit="s")).where(np.arange(50) % 5 > 0)
+    df = pd.DataFrame({"a": np.arange(50) / 3, "b": [None, "x</y", "é"] * 16 + ["z", "w"], "t": when})
+    x = from_pandas(df)
     text = agree(lambda: to_json(x))[1]
-    assert json.loads(text)[1] == {"a": round(1 / 3, 4), "b": "x</y"}
+    assert json.loads(text)[1] == {"a": round(1 / 3, 4), "b": "x</y", "t": "1970-01-01 02:09:37"}
+    agree(lambda: to_json(x, dataframe="values", pretty=True))
 
 
 def test_the_backend_names_the_writer() -> None:

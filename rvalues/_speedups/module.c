@@ -103,11 +103,14 @@ static PyMethodDef methods[] = {
      "join_coded(pieces, out)\nFill `out[i]` with the concatenation of labels[codes[i]] over the "
      "(labels, codes) pairs."},
     {"rows_text", sp_rows_text, METH_VARARGS,
-     "rows_text(cells, keys, nrow, layout) -> str\n"
+     "rows_text(cells, keys, nrow, layout, chunk=0) -> str\n"
      "A data frame's rows as one JSON text: objects (keys: the escaped names) or arrays (keys: None).\n"
+     "cells: a list of cell columns, or a function of (start, stop) giving them for those rows, called\n"
+     "for every `chunk` rows.\n"
      "A cell column is an object array of tokens (None: NA) or a tuple that formats numbers from a\n"
      "buffer: ('d', float64, mode, precision, always_decimal, na, nan, inf, ninf), ('i', int32/64, na)\n"
-     "or ('l', int32, false, true, na). layout: (open, row separator, close, first field lead, next\n"
+     "('l', int32, false, true, na), ('s', str/None objects, na) (escaped here) or ('c', others,\n"
+     "[(labels, codes), ...]) (coded text; code -1: the token in others). layout: (open, row separator, close, first field lead, next\n"
      "field lead, colon, object close)."},
     {"cells_text", sp_cells_text, METH_VARARGS,
      "cells_text(cell, open, sep, close) -> str\nOne cell column as a JSON array (NA tokens: NA)."},

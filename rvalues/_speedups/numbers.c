@@ -119,7 +119,7 @@ PyObject *sp_double_tokens(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "double_tokens: `out` and `values` differ in length");
         goto fail;
     }
-    char buf[400];
+    char buf[NUMBER_TEXT_MAX];
     for (Py_ssize_t i = 0; i < values.len; i++) {
         double v = *(double *)(values.base + i * values.stride);
         PyObject *token;

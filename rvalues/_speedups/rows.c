@@ -9,37 +9,82 @@
 
 #include "speedups.h"
 
+/* UTF-8 text. A writer with `str` set writes into that (new, unshared) str's own bytes, so that
+ * ASCII text, the common case, becomes the result without a copy; other text is decoded at the end. */
 typedef struct {
     char *data;
     Py_ssize_t len, cap;
+    PyObject *str;
+    int nonascii;
 } Writer;
 
-static int w_reserve(Writer *w, Py_ssize_t extra)
+static int w_grow(Writer *w, Py_ssize_t extra)
 {
-    if (w->len + extra <= w->cap)
-        return 0;
     Py_ssize_t cap = w->cap ? w->cap : 4096;
     while (cap < w->len + extra)
         cap += cap / 2 + 4096;
-    char *data = PyMem_Realloc(w->data, (size_t)cap);
-    if (data == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    if (w->str != NULL) {
+        if (PyUnicode_Resize(&w->str, cap) < 0)
+            return -1;
+        w->data = (char *)PyUnicode_DATA(w->str);
+    } else {
+        char *data = PyMem_Realloc(w->data, (size_t)cap);
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        w->data = data;
     }
-    w->data = data;
     w->cap = cap;
     return 0;
 }
 
-static int w_put(Writer *w, const char *text, Py_ssize_t n)
+/* Start writing into a new str of `cap` bytes. */
+static int w_start(Writer *w, Py_ssize_t cap)
 {
-    if (n == 0)
-        return 0;
+    memset(w, 0, sizeof(*w));
+    w->str = PyUnicode_New(cap, 127);
+    if (w->str == NULL)
+        return -1;
+    w->data = (char *)PyUnicode_DATA(w->str);
+    w->cap = cap;
+    return 0;
+}
+
+static void w_discard(Writer *w)
+{
+    if (w->str != NULL)
+        Py_DECREF(w->str);
+    else
+        PyMem_Free(w->data);
+    w->str = NULL;
+    w->data = NULL;
+}
+
+static inline int w_reserve(Writer *w, Py_ssize_t extra)
+{
+    return w->len + extra <= w->cap ? 0 : w_grow(w, extra);
+}
+
+static inline int w_put(Writer *w, const char *text, Py_ssize_t n)
+{
     if (w_reserve(w, n) < 0)
         return -1;
-    memcpy(w->data + w->len, text, (size_t)n);
+    char *dst = w->data + w->len;
+    if (n <= 16) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            dst[i] = text[i];
+    } else {
+        memcpy(dst, text, (size_t)n);
+    }
     w->len += n;
     return 0;
+}
+
+static inline int w_put_w(Writer *w, const Writer *text)
+{
+    w->nonascii |= text->nonascii;
+    return w_put(w, text->data, text->len);
 }
 
 /* A str as UTF-8 (ASCII ones straight from their data). */
@@ -47,20 +92,80 @@ static int w_put_str(Writer *w, PyObject *text)
 {
     if (PyUnicode_IS_ASCII(text))
         return w_put(w, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
+    w->nonascii = 1;
     Py_ssize_t n;
     const char *utf8 = PyUnicode_AsUTF8AndSize(text, &n);
     return utf8 == NULL ? -1 : w_put(w, utf8, n);
 }
 
+/* The text written, as a str (the writer is spent). */
+/* A str as a JSON string, escaped as jsonlite does (strings.c has the rules); UTF-8 needs no care,
+ * since every byte of a multi-byte character is 0x80 or more. A lone surrogate fails to encode. */
+static int w_put_escaped(Writer *w, PyObject *text)
+{
+    static const char HEX[] = "0123456789abcdef";
+    Py_ssize_t n;
+    const char *s;
+    if (PyUnicode_IS_ASCII(text)) {
+        s = (const char *)PyUnicode_DATA(text);
+        n = PyUnicode_GET_LENGTH(text);
+    } else {
+        w->nonascii = 1;
+        s = PyUnicode_AsUTF8AndSize(text, &n);
+        if (s == NULL)
+            return -1;
+    }
+    if (w_reserve(w, 6 * n + 2) < 0)
+        return -1;
+    char *out = w->data + w->len, *start = out;
+    *out++ = '"';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && i && s[i - 1] == '<')) {
+            *out++ = (char)c;
+            continue;
+        }
+        *out++ = '\\';
+        switch (c) {
+        case '"': *out++ = '"'; break;
+        case '\\': *out++ = '\\'; break;
+        case '/': *out++ = '/'; break;
+        case '\b': *out++ = 'b'; break;
+        case '\f': *out++ = 'f'; break;
+        case '\n': *out++ = 'n'; break;
+        case '\r': *out++ = 'r'; break;
+        case '\t': *out++ = 't'; break;
+        default:
+            *out++ = 'u';
+            *out++ = '0';
+            *out++ = '0';
+            *out++ = HEX[c >> 4];
+            *out++ = HEX[c & 0xf];
+        }
+    }
+    *out++ = '"';
+    w->len += out - start;
+    return 0;
+}
+
 static PyObject *w_finish(Writer *w)
 {
-    PyObject *out = PyUnicode_DecodeUTF8(w->data ? w->data : "", w->len, "strict");
-    PyMem_Free(w->data);
-    w->data = NULL;
+    PyObject *out;
+    if (w->str != NULL && !w->nonascii) {
+        out = w->str;
+        w->str = NULL;
+        if (PyUnicode_Resize(&out, w->len) < 0) {
+            Py_XDECREF(out);
+            return NULL;
+        }
+        return out;
+    }
+    out = PyUnicode_DecodeUTF8(w->data ? w->data : "", w->len, "strict");
+    w_discard(w);
     return out;
 }
 
-enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED };
+enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING };
 
 typedef struct {
     int kind;
@@ -175,6 +280,11 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
                 column_open(&cell->col, values, "i", 4, 0) < 0)
                 return -1;
+        } else if (strcmp(kind, "s") == 0) {
+            cell->kind = CELL_STRING;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
+                column_open(&cell->col, values, "O", sizeof(PyObject *), 0) < 0)
+                return -1;
         } else if (strcmp(kind, "c") == 0) {
             cell->kind = CELL_CODED;
             if (open_coded(cell, obj, nrow) < 0)
@@ -201,22 +311,29 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
 /* Write row `row` of the cell; *na is set instead when it is an NA token (None). */
 static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
 {
-    char buf[400];
     const char *at = cell->col.base + row * cell->col.stride;
     PyObject *token;
     *na = 0;
     switch (cell->kind) {
     case CELL_DOUBLE: {
         double v = *(const double *)at;
-        if (isfinite(v))
-            return w_put(w, buf, double_text(v, cell->mode, cell->precision, cell->always_decimal, buf));
+        if (isfinite(v)) {
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += double_text(v, cell->mode, cell->precision, cell->always_decimal, w->data + w->len);
+            return 0;
+        }
         token = cell->tokens[is_r_na(v) ? 0 : isnan(v) ? 1 : v > 0 ? 2 : 3];
         break;
     }
     case CELL_INT: {
         long long v = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
-        if (v != -2147483647LL - 1)
-            return w_put(w, buf, int_text(v, buf));
+        if (v != -2147483647LL - 1) {
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += int_text(v, w->data + w->len);
+            return 0;
+        }
         token = cell->tokens[0];
         break;
     }
@@ -225,6 +342,16 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
         token = cell->tokens[v == INT32_MIN ? 2 : v == 1 ? 1 : 0];
         break;
     }
+    case CELL_STRING:
+        token = column_object(&cell->col, row);
+        if (PyUnicode_Check(token))
+            return w_put_escaped(w, token);
+        if (token != Py_None) {
+            PyErr_Format(PyExc_TypeError, "a string cell must be str or None, not %.80s", Py_TYPE(token)->tp_name);
+            return -1;
+        }
+        token = cell->tokens[0];
+        break;
     case CELL_CODED:
         if (write_coded(cell, row, w, &token) < 0)
             return -1;
@@ -306,7 +433,7 @@ static int write_row(const Cell *cells, Py_ssize_t n, const Lead *leads, Py_ssiz
         if (w_put(w, "[", 1) < 0)
             return -1;
         for (Py_ssize_t k = 0; k < n; k++) {
-            if ((k && w_put(w, sep->data, sep->len) < 0) || cell_write(&cells[k], row, w, &na) < 0)
+            if ((k && w_put_w(w, sep) < 0) || cell_write(&cells[k], row, w, &na) < 0)
                 return -1;
             if (na && w_put(w, "NA", 2) < 0)
                 return -1;
@@ -319,58 +446,90 @@ static int write_row(const Cell *cells, Py_ssize_t n, const Lead *leads, Py_ssiz
     for (Py_ssize_t k = 0; k < n; k++) {
         Py_ssize_t mark = w->len;
         const Writer *lead = fields ? &leads[k].next : &leads[k].first;
-        if (w_put(w, lead->data, lead->len) < 0 || cell_write(&cells[k], row, w, &na) < 0)
+        if (w_put_w(w, lead) < 0 || cell_write(&cells[k], row, w, &na) < 0)
             return -1;
         if (na)
             w->len = mark; /* an omitted field */
         else
             fields++;
     }
-    return fields ? w_put(w, close->data, close->len) : w_put(w, "}", 1);
+    return fields ? w_put_w(w, close) : w_put(w, "}", 1);
+}
+
+typedef struct {
+    PyObject *keys;
+    Lead *leads;
+    Writer sep, close, row_sep;
+} Layout;
+
+/* Rows `start` .. `start + nrow` from the cell columns in `seq`. */
+static int write_rows(PyObject *seq, Py_ssize_t start, Py_ssize_t nrow, Py_ssize_t total, const Layout *lay, Writer *w)
+{
+    if (!PyList_Check(seq) || (lay->keys != Py_None && PyList_GET_SIZE(seq) != PyList_GET_SIZE(lay->keys))) {
+        PyErr_SetString(PyExc_ValueError, "rows_text: expected a list of cell columns, one per key");
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(seq);
+    Cell *cells = open_cells(seq, nrow);
+    if (cells == NULL)
+        return -1;
+    int failed = 0;
+    for (Py_ssize_t row = 0; row < nrow && !failed; row++) {
+        failed = (start + row && w_put_w(w, &lay->row_sep) < 0) ||
+                 write_row(cells, n, lay->leads, row, &lay->sep, &lay->close, w) < 0;
+        if (start + row == 1023 && total > 4096) /* room for the rest, as long as the first rows are */
+            failed = failed || w_reserve(w, w->len / 1024 * (total - 1024) / 8 * 9) < 0;
+    }
+    close_cells(cells, n);
+    return failed ? -1 : 0;
 }
 
 PyObject *sp_rows_text(PyObject *self, PyObject *args)
 {
-    PyObject *seq, *keys, *layout_obj;
-    Py_ssize_t nrow;
-    if (!PyArg_ParseTuple(args, "O!OnO!", &PyList_Type, &seq, &keys, &nrow, &PyTuple_Type, &layout_obj))
+    PyObject *cells, *layout_obj;
+    Py_ssize_t nrow, chunk = 0;
+    Layout lay = {NULL, NULL, {0}, {0}, {0}};
+    if (!PyArg_ParseTuple(args, "OOnO!|n", &cells, &lay.keys, &nrow, &PyTuple_Type, &layout_obj, &chunk))
         return NULL;
     PyObject *layout[7];
     if (!PyArg_ParseTuple(layout_obj, "UUUUUUU", &layout[0], &layout[1], &layout[2], &layout[3], &layout[4],
                           &layout[5], &layout[6]))
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(seq);
-    if (keys != Py_None) {
-        if (!PyList_Check(keys) || PyList_GET_SIZE(keys) != n) {
-            PyErr_SetString(PyExc_ValueError, "rows_text: keys must be None or a list of a str per cell column");
+    if (lay.keys != Py_None) {
+        if (!PyList_Check(lay.keys)) {
+            PyErr_SetString(PyExc_TypeError, "rows_text: keys must be None or a list of str");
             return NULL;
         }
-        for (Py_ssize_t k = 0; k < n; k++)
-            if (!PyUnicode_Check(PyList_GET_ITEM(keys, k))) {
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lay.keys); k++)
+            if (!PyUnicode_Check(PyList_GET_ITEM(lay.keys, k))) {
                 PyErr_SetString(PyExc_TypeError, "rows_text: keys must be str");
                 return NULL;
             }
     }
-    Writer w = {NULL, 0, 0}, sep = {NULL, 0, 0}, close = {NULL, 0, 0};
-    Lead *leads = NULL;
-    Cell *cells = open_cells(seq, nrow);
-    int failed = cells == NULL || w_put_str(&sep, keys == Py_None ? layout[4] : layout[1]) < 0 ||
-                 w_put_str(&close, layout[6]) < 0 || (keys != Py_None && (leads = make_leads(keys, layout)) == NULL);
-    failed = failed || w_put_str(&w, layout[0]) < 0;
-    Writer row_sep = {NULL, 0, 0};
-    failed = failed || w_put_str(&row_sep, layout[1]) < 0;
-    for (Py_ssize_t row = 0; row < nrow && !failed; row++)
-        failed = (row && w_put(&w, row_sep.data, row_sep.len) < 0) ||
-                 write_row(cells, n, leads, row, &sep, &close, &w) < 0;
+    Writer w = {0};
+    int failed = w_put_str(&lay.sep, lay.keys == Py_None ? layout[4] : layout[1]) < 0 ||
+                 w_put_str(&lay.close, layout[6]) < 0 || w_put_str(&lay.row_sep, layout[1]) < 0 ||
+                 (lay.keys != Py_None && (lay.leads = make_leads(lay.keys, layout)) == NULL) ||
+                 w_start(&w, 65536) < 0 || w_put_str(&w, layout[0]) < 0;
+    if (!PyCallable_Check(cells)) {
+        failed = failed || write_rows(cells, 0, nrow, nrow, &lay, &w) < 0;
+    } else {
+        if (chunk <= 0)
+            chunk = nrow ? nrow : 1;
+        for (Py_ssize_t start = 0; start < nrow && !failed; start += chunk) {
+            Py_ssize_t stop = start + chunk < nrow ? start + chunk : nrow;
+            PyObject *seq = PyObject_CallFunction(cells, "nn", start, stop);
+            failed = seq == NULL || write_rows(seq, start, stop - start, nrow, &lay, &w) < 0;
+            Py_XDECREF(seq);
+        }
+    }
     failed = failed || w_put_str(&w, layout[2]) < 0;
-    if (cells != NULL)
-        close_cells(cells, n);
-    free_leads(leads, n);
-    PyMem_Free(sep.data);
-    PyMem_Free(close.data);
-    PyMem_Free(row_sep.data);
+    free_leads(lay.leads, lay.keys == Py_None ? 0 : PyList_GET_SIZE(lay.keys));
+    PyMem_Free(lay.sep.data);
+    PyMem_Free(lay.close.data);
+    PyMem_Free(lay.row_sep.data);
     if (failed) {
-        PyMem_Free(w.data);
+        w_discard(&w);
         return NULL;
     }
     return w_finish(&w);
@@ -399,8 +558,8 @@ PyObject *sp_cells_text(PyObject *self, PyObject *args)
         cell_close(&cell);
         return NULL;
     }
-    Writer w = {NULL, 0, 0};
-    int na, failed = w_put_str(&w, open) < 0;
+    Writer w;
+    int na, failed = w_start(&w, 16 * nrow + 64) < 0 || w_put_str(&w, open) < 0;
     for (Py_ssize_t row = 0; row < nrow && !failed; row++) {
         failed = (row && w_put_str(&w, sep) < 0) || cell_write(&cell, row, &w, &na) < 0 ||
                  (na && w_put(&w, "NA", 2) < 0);
@@ -408,7 +567,7 @@ PyObject *sp_cells_text(PyObject *self, PyObject *args)
     failed = failed || w_put_str(&w, close) < 0;
     cell_close(&cell);
     if (failed) {
-        PyMem_Free(w.data);
+        w_discard(&w);
         return NULL;
     }
     return w_finish(&w);

@@ -30,7 +30,8 @@ void column_set_object(Column *col, Py_ssize_t i, PyObject *value); /* steals `v
 /* A new str: `prefix` followed by `n` ASCII bytes. */
 PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n);
 
-/* numbers.c: jsonlite's text of one number into `buf` (at least 400 bytes); its length */
+/* numbers.c: jsonlite's text of one number into `buf` (NUMBER_TEXT_MAX bytes at least); its length */
+#define NUMBER_TEXT_MAX 400
 int int_text(long long v, char *buf);
 int double_text(double v, int mode, int precision, int always_decimal, char *buf);
 int is_r_na(double v);

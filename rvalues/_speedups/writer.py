@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -141,6 +141,14 @@ def logical_cells(values: np.ndarray, na: str) -> Cell | None:
     return ("l", values, "false", "true", None if na == "NA" else '"NA"' if na == "string" else "null")
 
 
+def string_cells(values: np.ndarray, na_token: str | None) -> Cell | None:
+    """The cell column of R's strings (object array of str, None for NA), escaped as jsonlite does
+    while written, or None."""
+    if _speedups.core is None or values.dtype != object:
+        return None
+    return ("s", values, na_token)
+
+
 def coded_cells(
     pieces: Sequence[tuple[np.ndarray, np.ndarray]], shown: np.ndarray, others: np.ndarray
 ) -> Cell | None:
@@ -157,13 +165,19 @@ def coded_cells(
 
 
 def rows_text(
-    cells: list[Cell | np.ndarray], keys: list[str] | None, nrow: int, layout: tuple[str, ...]
+    cells: list[Cell | np.ndarray] | Callable[[int, int], list[Cell | np.ndarray]],
+    keys: list[str] | None,
+    nrow: int,
+    layout: tuple[str, ...],
+    chunk: int = 0,
 ) -> str | None:
-    """A data frame's rows as one text, or None when not compiled (see ``_core.rows_text``)."""
+    """A data frame's rows as one text, or None when not compiled (see ``_core.rows_text``):
+    ``cells`` is a list of cell columns, or a function giving those of rows start..stop, called for
+    every ``chunk`` rows (all written into the one buffer)."""
     core = _speedups.core
     if core is None:
         return None
-    text: str = core.rows_text(cells, keys, nrow, layout)
+    text: str = core.rows_text(cells, keys, nrow, layout, chunk)
     return text
 
 

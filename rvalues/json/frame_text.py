@@ -21,12 +21,13 @@ import numpy as np
 
 from rvalues._speedups import writer as compiled
 from rvalues.json import classed, dispatch  # modules: both import frames, which imports this one
+from rvalues.json.atomic import character_na_token
 from rvalues.json.collapse import row_delimiters
 from rvalues.json.context import Ctx
 from rvalues.model.build import build
 from rvalues.model.classed import POSIXct
 from rvalues.model.classes import r_class
-from rvalues.model.vectors import Double, Integer, Logical
+from rvalues.model.vectors import Character, Double, Integer, Logical
 
 SMALL_ROWS = 16
 """Frames up to this many rows stay on the pure path (its per-call cost is lower)."""
@@ -34,7 +35,13 @@ SMALL_ROWS = 16
 CHUNK_ROWS = 131072
 """Token columns are encoded this many rows at a time, so only one chunk's tokens are alive."""
 
-_CELL_CLASSES = {Double: "numeric", Integer: "integer", Logical: "logical", POSIXct: "POSIXct"}
+_CELL_CLASSES = {
+    Double: "numeric",
+    Integer: "integer",
+    Logical: "logical",
+    Character: "character",
+    POSIXct: "POSIXct",
+}
 
 
 def frame_text(
@@ -64,17 +71,22 @@ def frame_text(
                 return None
         whole.append(cell)
     opening, sep, closing = row_delimiters(ctx.indent)
-    layout = ("", sep, "", *_fields(ctx, as_objects))
-    texts = [opening]
-    for start in range(0, nrow, CHUNK_ROWS):
-        stop = min(nrow, start + CHUNK_ROWS)
+    layout = (opening, sep, closing, *_fields(ctx, as_objects))
+
+    def chunk(start: int, stop: int) -> list[Any]:
         cells = [_rows(c, column, start, stop, cell_ctx) for c, column in zip(whole, columns)]
         if any(c is None for c in cells):
-            return None
-        text = compiled.rows_text(cells, keys if as_objects else None, stop - start, layout)
-        texts += (sep, text) if start else (text,)  # type: ignore[arg-type]  # not None: compiled
-    texts.append(closing)
-    return "".join(texts)
+            raise _Declined
+        return cells
+
+    try:
+        return compiled.rows_text(chunk, keys if as_objects else None, nrow, layout, CHUNK_ROWS)
+    except (_Declined, UnicodeEncodeError):  # the pure path raises its own error for a lone surrogate
+        return None
+
+
+class _Declined(Exception):
+    """A chunk's column cannot be written by the compiled writer (the pure path takes the frame)."""
 
 
 def _fields(ctx: Ctx, as_objects: bool) -> tuple[str, str, str, str]:
@@ -102,6 +114,8 @@ def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
     if "class" in column.attributes:
         return None
     data = column.data
+    if kind == "character":
+        return compiled.string_cells(data, character_na_token(ctx))
     if kind == "logical":
         return compiled.logical_cells(data, ctx.na or "null")
     if column.r_type == "integer":
