@@ -173,7 +173,9 @@ typedef struct {
     int mode, precision, always_decimal;
     PyObject *tokens[4]; /* borrowed: NA, NaN, Inf, -Inf (doubles); NA (ints); false, true, NA */
     Py_ssize_t npieces;  /* coded text: labels[k][codes[k][row]] for each k; col holds the others */
-    Column *labels, *codes;
+    Writer *labels;      /* each piece's labels packed one after another, as UTF-8 */
+    Py_ssize_t **ends;   /* where each label ends in them */
+    Column *codes;
 } Cell;
 
 static int token_ok(PyObject *token)
@@ -193,28 +195,40 @@ static int open_coded(Cell *cell, PyObject *obj, Py_ssize_t nrow)
         column_open(&cell->col, others, "O", sizeof(PyObject *), 0) < 0)
         return -1;
     Py_ssize_t n = PyList_GET_SIZE(pieces);
-    cell->labels = PyMem_Calloc(n ? n : 1, sizeof(Column));
+    cell->labels = PyMem_Calloc(n ? n : 1, sizeof(Writer));
+    cell->ends = PyMem_Calloc(n ? n : 1, sizeof(Py_ssize_t *));
     cell->codes = PyMem_Calloc(n ? n : 1, sizeof(Column));
-    if (cell->labels == NULL || cell->codes == NULL) {
+    if (cell->labels == NULL || cell->ends == NULL || cell->codes == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     cell->npieces = n;
     for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *labels, *codes;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(pieces, k), "OO", &labels, &codes) ||
-            column_open(&cell->labels[k], labels, "O", sizeof(PyObject *), 0) < 0 ||
-            column_open(&cell->codes[k], codes, "lq", 8, 0) < 0)
+        PyObject *labels_obj, *codes;
+        Column labels;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(pieces, k), "OO", &labels_obj, &codes) ||
+            column_open(&cell->codes[k], codes, "lq", 8, 0) < 0 ||
+            column_open(&labels, labels_obj, "O", sizeof(PyObject *), 0) < 0)
             return -1;
-        if (cell->codes[k].len != nrow) {
+        int failed = cell->codes[k].len != nrow;
+        if (failed)
             PyErr_SetString(PyExc_ValueError, "coded text: codes must have an item per row");
+        cell->ends[k] = failed ? NULL : PyMem_Calloc(labels.len + 1, sizeof(Py_ssize_t));
+        failed = failed || cell->ends[k] == NULL;
+        for (Py_ssize_t i = 0; i < labels.len && !failed; i++) {
+            PyObject *label = column_object(&labels, i);
+            failed = !PyUnicode_Check(label) || w_put_str(&cell->labels[k], label) < 0;
+            if (!PyUnicode_Check(label))
+                PyErr_SetString(PyExc_TypeError, "coded text: labels must be str");
+            cell->ends[k][i + 1] = cell->labels[k].len;
+        }
+        cell->ends[k][0] = labels.len; /* the count, read back as the bound of the codes */
+        column_close(&labels);
+        if (failed) {
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
             return -1;
         }
-        for (Py_ssize_t i = 0; i < cell->labels[k].len; i++)
-            if (!PyUnicode_Check(column_object(&cell->labels[k], i))) {
-                PyErr_SetString(PyExc_TypeError, "coded text: labels must be str");
-                return -1;
-            }
     }
     return 0;
 }
@@ -223,12 +237,16 @@ static void cell_close(Cell *cell)
 {
     column_close(&cell->col);
     for (Py_ssize_t k = 0; k < cell->npieces; k++) {
-        column_close(&cell->labels[k]);
+        PyMem_Free(cell->labels[k].data);
+        PyMem_Free(cell->ends[k]);
         column_close(&cell->codes[k]);
     }
     PyMem_Free(cell->labels);
+    PyMem_Free(cell->ends);
     PyMem_Free(cell->codes);
-    cell->labels = cell->codes = NULL;
+    cell->labels = NULL;
+    cell->ends = NULL;
+    cell->codes = NULL;
     cell->npieces = 0;
 }
 
@@ -241,11 +259,14 @@ static int write_coded(const Cell *cell, Py_ssize_t row, Writer *w, PyObject **t
             *token = column_object(&cell->col, row);
             return token_ok(*token);
         }
-        if (code < 0 || code >= cell->labels[k].len) {
+        const Py_ssize_t *ends = cell->ends[k];
+        if (code < 0 || code >= ends[0]) {
             PyErr_Format(PyExc_IndexError, "coded text: code %lld out of range", (long long)code);
             return -1;
         }
-        if (w_put_str(w, column_object(&cell->labels[k], code)) < 0)
+        Py_ssize_t from = code ? ends[code] : 0;
+        w->nonascii |= cell->labels[k].nonascii;
+        if (w_put(w, cell->labels[k].data + from, ends[code + 1] - from) < 0)
             return -1;
     }
     return 0;
