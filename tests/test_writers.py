@@ -7,6 +7,7 @@ input goes through both writers, which must agree exactly (errors included).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 from collections.abc import Callable, Iterator
@@ -274,3 +275,38 @@ def test_long_vectors(
     x = build(r_type, data)
     agree(lambda: to_json(x, digits=d, na=na, pretty=pretty, always_decimal=always_decimal))
     agree(lambda: to_json(rvalues.r_list(a=x, b=x), digits=d, na=na, pretty=pretty))
+
+
+class Day(dt.date):
+    """A date subclass: still a date to the conversion."""
+
+
+elements = st.one_of(
+    st.dates(),
+    st.dates().map(lambda d: Day(d.year, d.month, d.day)),
+    st.sampled_from([None, float("nan"), pd.NA, pd.NaT, dt.date(1, 1, 1), dt.date(9999, 12, 31)]),
+    st.sampled_from(["a", 1, 2.5, True, dt.datetime(2020, 1, 2, 3, 4, 5)]),
+)
+
+
+@FUZZ
+@given(st.lists(elements, max_size=40), st.booleans())
+def test_object_columns_convert_alike(values: list[Any], only_dates: bool) -> None:
+    if only_dates:
+        values = [
+            v for v in values if (isinstance(v, dt.date) and not isinstance(v, dt.datetime)) or v is None
+        ]
+    column = pd.Series(values, dtype=object)
+
+    def converted() -> Any:
+        return rvalues.as_r(pd.DataFrame({"v": column}))
+
+    with writer(CORE):
+        fast = outcome(converted)
+    with writer(None):
+        pure = outcome(converted)
+    assert fast[0] == pure[0]
+    if fast[0] == "error":
+        assert fast == pure
+    else:
+        assert rvalues.identical(fast[1], pure[1]), (fast[1], pure[1])

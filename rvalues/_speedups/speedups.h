@@ -48,6 +48,10 @@ PyObject *sp_join_rows(PyObject *self, PyObject *args);
 PyObject *sp_row_strings(PyObject *self, PyObject *args);
 PyObject *sp_join_coded(PyObject *self, PyObject *args);
 
+/* dates.c */
+PyObject *sp_object_kinds(PyObject *self, PyObject *args);
+PyObject *sp_date_days(PyObject *self, PyObject *args);
+
 /* rows.c */
 PyObject *sp_rows_text(PyObject *self, PyObject *args);
 PyObject *sp_cells_text(PyObject *self, PyObject *args);

@@ -1,6 +1,7 @@
-"""The leaf calls of the JSON writer into the compiled module, each returning None when it does not
-run (no extension, ``RVALUES_PURE=1``, or an input it does not take), so that the caller goes on
-with its pure Python/numpy code, which it stays byte-identical to.
+"""The leaf calls of the JSON writer (and of the conversion of object columns) into the compiled
+module, each returning None when it does not run (no extension, ``RVALUES_PURE=1``, or an input it
+does not take), so that the caller goes on with its pure Python/numpy code, which it stays
+byte-identical to.
 
 >>> import numpy as np
 >>> tokens = double_tokens(np.linspace(0, 1, 9), 2, "null", False, False, "")
@@ -200,3 +201,25 @@ def _number_mode(precision: int | None, use_signif: bool) -> tuple[int, int] | N
     if isinstance(precision, (int, np.integer)) and abs(precision) < 10_000:
         return 1, int(precision)
     return None
+
+
+def object_kinds(
+    values: np.ndarray, cache: dict[type, str], classify: Callable[[type], str]
+) -> np.ndarray | None:
+    """Each element's kind, ``cache.get(type(v)) or classify(type(v))``, as an object array."""
+    core = _speedups.core
+    if core is None or values.dtype != object or values.ndim != 1:
+        return None
+    out = np.empty(len(values), dtype=object)
+    core.object_kinds(values, out, cache, classify)
+    return out
+
+
+def date_days(values: np.ndarray, skip: np.ndarray) -> np.ndarray | None:
+    """Days since 1970-01-01 of the ``datetime.date`` elements (NaN where ``skip``), or None."""
+    core = _speedups.core
+    if core is None or values.dtype != object or values.ndim != 1:
+        return None
+    out = np.full(len(values), np.nan)
+    core.date_days(values, np.ascontiguousarray(skip, dtype=bool), out)
+    return out
