@@ -83,7 +83,7 @@ def encode_logical(x: RValue, ctx: Ctx) -> Any:
     na_token = None if na == "NA" else lead + ('"NA"' if na == "string" else "null")
     table = np.array([lead + "false", lead + "true", na_token], dtype=object)
     if ctx.collapse and len(data) > numbers.SMALL:
-        text = _array_text(compiled.logical_cells(data, na), ctx)
+        text = array_text(compiled.logical_cells(data, na), ctx)
         if text is not None:
             return text
     codes = (data == 1).view(np.uint8)
@@ -106,7 +106,7 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
             cell = compiled.int_cells(data, na)
         else:
             cell = compiled.number_cells(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal)
-        text = _array_text(cell, ctx)
+        text = array_text(cell, ctx)
         if text is not None:
             return text
     if x.r_type in ("integer", "logical"):
@@ -119,7 +119,7 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
     return finish(tokens, ctx, prefixed=True)
 
 
-def _array_text(cell: compiled.Cell | None, ctx: Ctx) -> str | None:
+def array_text(cell: compiled.Cell | None, ctx: Ctx) -> str | None:
     """A collapsed array of many numbers by the compiled writer (None: the pure path writes it)."""
     if cell is None:
         return None
@@ -136,6 +136,13 @@ def encode_character(x: RValue, ctx: Ctx) -> Any:
     if ctx.keep_vec_names and has_names(x):
         return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
     data, na = x.data, character_na_token(ctx)
+    if ctx.collapse and len(data) > strings.FEW:
+        try:
+            text = array_text(compiled.string_cells(data, na), ctx)
+        except UnicodeEncodeError:  # a lone surrogate: the pure path names it
+            text = None
+        if text is not None:
+            return text
     return finish(escape_few(data, na) if len(data) <= strings.FEW else escape_array(data, na), ctx)
 
 

@@ -18,7 +18,7 @@ from rvalues.format.datetime import (
     unshown_text,
 )
 from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
-from rvalues.json.atomic import character_from, character_na_token, encode_coded_strings, finish
+from rvalues.json.atomic import array_text, character_from, character_na_token, encode_coded_strings, finish
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, prefix_tokens
 from rvalues.json.frames import encode_frame
@@ -126,6 +126,10 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
             for text in format_posixct(seconds, tzone, ctx.posixt).tolist()
         ]
         return finish(few, ctx, prefixed=True)
+    if ctx.collapse and ctx.prefix is None:
+        text = array_text(_coded_cell(seconds, tzone, ctx), ctx)
+        if text is not None:
+            return text
     shown, pieces = _quoted_pieces(seconds, tzone, ctx)
     if shown.all():
         return finish(join_pieces(pieces), ctx, prefixed=True)
@@ -153,8 +157,13 @@ def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
     written without a string per element (None where :func:`encode_posixt` takes another way)."""
     if x.r_type == "list" or ctx.posixt in ("mongo", "epoch") or len(x.data) <= _FEW_TIMES:
         return None
-    seconds = np.asarray(x.data, dtype=np.float64)
-    shown, pieces = _quoted_pieces(seconds, tzone_of(x.attributes), ctx.but(prefix=None))
+    return _coded_cell(np.asarray(x.data, dtype=np.float64), tzone_of(x.attributes), ctx)
+
+
+def _coded_cell(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> compiled.Cell | None:
+    if not compiled.available():
+        return None
+    shown, pieces = _quoted_pieces(seconds, tzone, ctx.but(prefix=None))
     others = np.empty(len(seconds), dtype=object)
     if not shown.all():
         others[~shown] = escape_array(unshown_text(seconds[~shown]), character_na_token(ctx))
