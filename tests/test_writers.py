@@ -310,3 +310,24 @@ def test_object_columns_convert_alike(values: list[Any], only_dates: bool) -> No
         assert fast == pure
     else:
         assert rvalues.identical(fast[1], pure[1]), (fast[1], pure[1])
+
+
+day_numbers = st.one_of(
+    st.integers(-800_000, 3_000_000).map(float),
+    st.floats(-400_000, 3_000_000),
+    st.sampled_from(
+        [NA_REAL, float("nan"), float("inf"), -354285.0, -354285.5, 2932896.0, 2932897.0, 0.0, -0.5]
+    ),
+)
+
+
+@FUZZ
+@given(
+    st.lists(day_numbers, min_size=17, max_size=80), st.sampled_from([None, "null", "string"]), st.booleans()
+)
+def test_dates(days: list[float], na: str | None, pretty: bool) -> None:
+    x = build("double", np.array(days), {"class": rvalues.Character(["Date"])})
+    frame = rvalues.data_frame(d=x, n=np.arange(len(days)))
+    agree(lambda: to_json(x, na=na, pretty=pretty))
+    agree(lambda: to_json(frame, na=na, pretty=pretty))
+    agree(lambda: to_json(frame, dataframe="columns"))

@@ -1,6 +1,8 @@
 /* Conversion of object columns (the oracle: rvalues/convert/objects.py): the kind of every element,
  * and datetime.date elements as R's day numbers, without a Python call per element. */
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "speedups.h"
 #include <datetime.h>
@@ -14,6 +16,20 @@ static long long days_from_civil(long long y, long long m, long long d)
     long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
     long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     return era * 146097 + doe - 719468;
+}
+
+int date_text(double days, char *buf)
+{
+    long long z = (long long)floor(days) + 719468;
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153;
+    long long d = doy - (153 * mp + 2) / 5 + 1;
+    long long m = mp < 10 ? mp + 3 : mp - 9;
+    long long y = yoe + era * 400 + (m <= 2);
+    return sprintf(buf, "\"%04lld-%02lld-%02lld\"", y, m, d);
 }
 
 PyObject *sp_object_kinds(PyObject *self, PyObject *args)

@@ -165,7 +165,7 @@ static PyObject *w_finish(Writer *w)
     return out;
 }
 
-enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING };
+enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING, CELL_DATE };
 
 typedef struct {
     int kind;
@@ -301,6 +301,10 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
                 column_open(&cell->col, values, "i", 4, 0) < 0)
                 return -1;
+        } else if (strcmp(kind, "D") == 0) {
+            cell->kind = CELL_DATE;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) || column_open(&cell->col, values, "d", 8, 0) < 0)
+                return -1;
         } else if (strcmp(kind, "s") == 0) {
             cell->kind = CELL_STRING;
             if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
@@ -361,6 +365,17 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
     case CELL_LOGICAL: {
         int32_t v = *(const int32_t *)at;
         token = cell->tokens[v == INT32_MIN ? 2 : v == 1 ? 1 : 0];
+        break;
+    }
+    case CELL_DATE: {
+        double v = *(const double *)at;
+        if (!isnan(v)) {
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += date_text(v, w->data + w->len);
+            return 0;
+        }
+        token = cell->tokens[0];
         break;
     }
     case CELL_STRING:

@@ -48,7 +48,8 @@ PyObject *sp_join_rows(PyObject *self, PyObject *args);
 PyObject *sp_row_strings(PyObject *self, PyObject *args);
 PyObject *sp_join_coded(PyObject *self, PyObject *args);
 
-/* dates.c */
+/* dates.c: a day number's date as a JSON string ("YYYY-MM-DD", years 1000 to 9999); its length */
+int date_text(double days, char *buf);
 PyObject *sp_object_kinds(PyObject *self, PyObject *args);
 PyObject *sp_date_days(PyObject *self, PyObject *args);
 

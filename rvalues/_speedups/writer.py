@@ -142,6 +142,27 @@ def logical_cells(values: np.ndarray, na: str) -> Cell | None:
     return ("l", values, "false", "true", None if na == "NA" else '"NA"' if na == "string" else "null")
 
 
+_DAY_RANGE = (-354285, 2932896)
+"""The day numbers of 1000-01-01 and 9999-12-31: R writes the years between with four digits."""
+
+
+def date_cells(days: np.ndarray, na_token: str | None) -> Cell | None:
+    """The cell column of a Date's day numbers (``format()`` of the floored day, quoted; R's NA is
+    ``na_token``), or None where another rule applies (another NaN, infinities, years out of range)."""
+    if _speedups.core is None or days.dtype != np.float64:
+        return None
+    finite = np.isfinite(days)
+    if not finite.all():
+        low_words = days[~finite].view(np.uint64) & 0xFFFFFFFF
+        if np.isinf(days).any() or (low_words != 1954).any():
+            return None
+    if finite.any():
+        whole = np.floor(days[finite])
+        if whole.min() < _DAY_RANGE[0] or whole.max() > _DAY_RANGE[1]:
+            return None
+    return ("D", days, na_token)
+
+
 def string_cells(values: np.ndarray, na_token: str | None) -> Cell | None:
     """The cell column of R's strings (object array of str, None for NA), escaped as jsonlite does
     while written, or None."""

@@ -70,6 +70,10 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
         return dispatch.encode(_double(x.data, names), child)
     if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > INT_MAX).any():
         return dispatch.encode(character_from(format_date(data), names), child)
+    if ctx.collapse and len(data) > _FEW_CODES and x.r_type == "double":
+        text = array_text(compiled.date_cells(data, character_na_token(child)), ctx)
+        if text is not None:
+            return text
     # format each distinct day once
     finite = np.isfinite(data)
     codes = np.empty(len(data), dtype=np.int64)
@@ -150,6 +154,13 @@ def _quoted_pieces(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> tuple[np
     last, last_codes = pieces[-1]
     pieces[-1] = (np.add(last, '"'), last_codes)
     return shown, pieces
+
+
+def date_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
+    """A Date column's cells (data-frame rows) for the compiled writer, or None."""
+    if ctx.date == "epoch" or x.r_type != "double":
+        return None
+    return compiled.date_cells(x.data, character_na_token(ctx.but(always_decimal=False)))
 
 
 def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:

@@ -25,7 +25,7 @@ from rvalues.json.atomic import character_na_token
 from rvalues.json.collapse import row_delimiters
 from rvalues.json.context import Ctx
 from rvalues.model.build import build
-from rvalues.model.classed import POSIXct
+from rvalues.model.classed import Date, POSIXct
 from rvalues.model.classes import r_class
 from rvalues.model.vectors import Character, Double, Integer, Logical
 
@@ -41,6 +41,7 @@ _CELL_CLASSES = {
     Logical: "logical",
     Character: "character",
     POSIXct: "POSIXct",
+    Date: "Date",
 }
 
 
@@ -111,6 +112,8 @@ def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
         return None  # a user's encoder
     if kind == "POSIXct":
         return classed.posixct_cell(column, ctx) if cls == "POSIXct" else None
+    if kind == "Date":
+        return classed.date_cell(column, ctx) if cls == "Date" else None
     if "class" in column.attributes:
         return None
     data = column.data
