@@ -2,7 +2,7 @@
  * and datetime.date elements as R's day numbers, without a Python call per element. */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <string.h>
 
 #include "speedups.h"
 #include <datetime.h>
@@ -28,8 +28,12 @@ int date_text(double days, char *buf)
     long long mp = (5 * doy + 2) / 153;
     long long d = doy - (153 * mp + 2) / 5 + 1;
     long long m = mp < 10 ? mp + 3 : mp - 9;
-    long long y = yoe + era * 400 + (m <= 2);
-    return sprintf(buf, "\"%04lld-%02lld-%02lld\"", y, m, d);
+    long long y = yoe + era * 400 + (m <= 2); /* 1000 to 9999: four digits */
+    const char text[] = {'"', (char)('0' + y / 1000), (char)('0' + y / 100 % 10), (char)('0' + y / 10 % 10),
+                         (char)('0' + y % 10), '-', (char)('0' + m / 10), (char)('0' + m % 10), '-',
+                         (char)('0' + d / 10), (char)('0' + d % 10), '"'};
+    memcpy(buf, text, sizeof text);
+    return (int)sizeof text;
 }
 
 PyObject *sp_object_kinds(PyObject *self, PyObject *args)

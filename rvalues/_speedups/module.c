@@ -47,13 +47,6 @@ void column_close(Column *col)
     col->has_view = 0;
 }
 
-PyObject *column_object(const Column *col, Py_ssize_t i)
-{
-    if (col->list)
-        return PyList_GET_ITEM(col->list, i);
-    return *(PyObject **)(col->base + i * col->stride);
-}
-
 void column_set_object(Column *col, Py_ssize_t i, PyObject *value)
 {
     PyObject **slot = (PyObject **)(col->base + i * col->stride);

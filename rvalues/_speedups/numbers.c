@@ -38,10 +38,10 @@ static int fixed_text(double val, int prec, char *buf)
     static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
     int neg = val < 0;
     double v = neg ? -val : val;
-    double whole_d = trunc(v);
+    double whole_d = (double)(long long)v; /* trunc and floor of values in [0, 2^31 * 10^9) */
     double scale = POW10[prec];
     double tmp = (v - whole_d) * scale;
-    double frac_d = floor(tmp);
+    double frac_d = (double)(long long)tmp;
     double diff = tmp - frac_d;
     long long whole = (long long)whole_d;
     long long frac = (long long)frac_d;

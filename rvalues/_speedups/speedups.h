@@ -24,7 +24,12 @@ typedef struct {
  * (e.g. "d", "iIlLqQ" by size, "O"); lists are accepted when `formats` is "O". */
 int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t itemsize, int writable);
 void column_close(Column *col);
-PyObject *column_object(const Column *col, Py_ssize_t i); /* borrowed */
+static inline PyObject *column_object(const Column *col, Py_ssize_t i) /* borrowed */
+{
+    if (col->list)
+        return PyList_GET_ITEM(col->list, i);
+    return *(PyObject **)(col->base + i * col->stride);
+}
 void column_set_object(Column *col, Py_ssize_t i, PyObject *value); /* steals `value` */
 
 /* A new str: `prefix` followed by `n` ASCII bytes. */
