@@ -165,7 +165,7 @@ static PyObject *w_finish(Writer *w)
     return out;
 }
 
-enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING, CELL_DATE };
+enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING, CELL_DATE, CELL_TABLE };
 
 typedef struct {
     int kind;
@@ -176,6 +176,7 @@ typedef struct {
     Writer *labels;      /* each piece's labels packed one after another, as UTF-8 */
     Py_ssize_t **ends;   /* where each label ends in them */
     Column *codes;
+    Column table; /* table[code] (a negative code counts from the end), for CELL_TABLE */
 } Cell;
 
 static int token_ok(PyObject *token)
@@ -236,6 +237,7 @@ static int open_coded(Cell *cell, PyObject *obj, Py_ssize_t nrow)
 static void cell_close(Cell *cell)
 {
     column_close(&cell->col);
+    column_close(&cell->table);
     for (Py_ssize_t k = 0; k < cell->npieces; k++) {
         PyMem_Free(cell->labels[k].data);
         PyMem_Free(cell->ends[k]);
@@ -301,6 +303,16 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
                 column_open(&cell->col, values, "i", 4, 0) < 0)
                 return -1;
+        } else if (strcmp(kind, "t") == 0) {
+            cell->kind = CELL_TABLE;
+            PyObject *table;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &table) || column_open(&cell->col, values, "ilq", 0, 0) < 0 ||
+                column_open(&cell->table, table, "O", sizeof(PyObject *), 0) < 0)
+                return -1;
+            if (cell->col.view.itemsize != 4 && cell->col.view.itemsize != 8) {
+                PyErr_SetString(PyExc_TypeError, "table codes must be int32 or int64");
+                return -1;
+            }
         } else if (strcmp(kind, "D") == 0) {
             cell->kind = CELL_DATE;
             if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) || column_open(&cell->col, values, "d", 8, 0) < 0)
@@ -376,6 +388,19 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
             return 0;
         }
         token = cell->tokens[0];
+        break;
+    }
+    case CELL_TABLE: {
+        long long code = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
+        if (code < 0)
+            code += cell->table.len;
+        if (code < 0 || code >= cell->table.len) {
+            PyErr_Format(PyExc_IndexError, "code %lld is out of bounds for a table of %zd", code, cell->table.len);
+            return -1;
+        }
+        token = column_object(&cell->table, code);
+        if (token_ok(token) < 0)
+            return -1;
         break;
     }
     case CELL_STRING:

@@ -163,6 +163,13 @@ def date_cells(days: np.ndarray, na_token: str | None) -> Cell | None:
     return ("D", days, na_token)
 
 
+def table_cells(codes: np.ndarray, tokens: np.ndarray) -> Cell | None:
+    """The cell column ``tokens[codes]`` (numpy's indexing: -1 is the last token), or None."""
+    if _speedups.core is None or codes.dtype not in _INTS or tokens.dtype != object:
+        return None
+    return ("t", codes, tokens)
+
+
 def string_cells(values: np.ndarray, na_token: str | None) -> Cell | None:
     """The cell column of R's strings (object array of str, None for NA), escaped as jsonlite does
     while written, or None."""

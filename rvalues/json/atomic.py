@@ -161,6 +161,10 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
     table[:-1] = escape_array(labels, na)
     table[-1] = na
     table = prefix_tokens(table, ctx.prefix)
+    if ctx.collapse and not isinstance(codes, list) and len(codes) > strings.FEW:
+        text = array_text(compiled.table_cells(codes, table), ctx)
+        if text is not None:
+            return text
     if isinstance(codes, list):
         entries = table.tolist()
         return finish([entries[code] for code in codes], ctx, prefixed=True)
