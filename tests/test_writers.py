@@ -331,3 +331,17 @@ def test_dates(days: list[float], na: str | None, pretty: bool) -> None:
     agree(lambda: to_json(x, na=na, pretty=pretty))
     agree(lambda: to_json(frame, na=na, pretty=pretty))
     agree(lambda: to_json(frame, dataframe="columns"))
+
+
+@FUZZ
+@given(texts, st.booleans())
+def test_one_pass_escape_is_json_dumps(text: str, ascii: bool) -> None:
+    with writer(CORE):
+        assert compiled.escape_json(text, ascii=ascii) == json.dumps(text, ensure_ascii=ascii)
+
+
+def test_one_pass_escape_declines_a_lone_surrogate() -> None:
+    with writer(CORE):
+        assert compiled.escape_json("a\udc00b") is None
+    with writer(None):
+        assert compiled.escape_json("plain") is None

@@ -74,6 +74,20 @@ def escape_list(texts: list[str], ascii: bool = False) -> list[str] | None:
     return out if isinstance(out, list) else None
 
 
+def escape_json(text: str, ascii: bool = False) -> str | None:
+    """``json.dumps(text, ensure_ascii=ascii)`` in one compiled pass (for splicing a result's text
+    into a JSON-RPC line), or None when not compiled or ``text`` holds a lone surrogate.
+
+    >>> escape_json('say "hi"\\n') in (None, '"say \\\\"hi\\\\"\\\\n"')
+    True
+    """
+    core = _speedups.core
+    if core is None:
+        return None
+    out: str | None = core.escape(text, False, ascii)
+    return out
+
+
 def join_rows(pieces: Sequence[str | np.ndarray | list[str]], nrow: int, sep: str) -> str | None:
     """Rows joined by ``sep``; row i is the concatenation of each piece's i-th item (a str piece is
     every row's), written once into one str."""
