@@ -345,3 +345,35 @@ def test_one_pass_escape_declines_a_lone_surrogate() -> None:
         assert compiled.escape_json("a\udc00b") is None
     with writer(None):
         assert compiled.escape_json("plain") is None
+
+
+instants = st.one_of(
+    st.integers(-(10**10), 10**10).map(float),
+    st.integers(-(10**5), 10**5).map(lambda d: d * 86400.0),
+    st.floats(-1e10, 1e10),
+    st.integers(0, 10**9).map(lambda s: s + 0.9999999999),
+    st.sampled_from([NA_REAL, float("nan"), float("inf"), -float("inf"), 1e15, -1e13, 0.0, -0.5]),
+)
+
+
+@FUZZ
+@given(
+    st.lists(instants, min_size=17, max_size=60),
+    st.sampled_from(["UTC", "America/New_York", "Asia/Kolkata", "Europe/London", None]),
+    st.sampled_from(["string", "ISO8601"]),
+    st.sampled_from([None, "null", "string"]),
+    st.booleans(),
+)
+def test_date_times(seconds: list[float], tz: str | None, style: str, na: str | None, midnight: bool) -> None:
+    values = np.array(seconds)
+    if midnight:
+        with np.errstate(invalid="ignore"):  # R's NA is a signalling NaN to some CPUs' division
+            values = np.floor(values / 86400) * 86400
+    attrs = {"class": rvalues.Character(["POSIXct", "POSIXt"])}
+    if tz is not None:
+        attrs["tzone"] = rvalues.Character([tz])
+    x = build("double", values, attrs)
+    frame = rvalues.data_frame(t=x, n=np.arange(len(values)))
+    agree(lambda: to_json(x, POSIXt=style, na=na))
+    agree(lambda: to_json(frame, POSIXt=style, na=na))
+    agree(lambda: to_json(frame, POSIXt=style, dataframe="columns"))

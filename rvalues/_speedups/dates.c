@@ -18,9 +18,10 @@ static long long days_from_civil(long long y, long long m, long long d)
     return era * 146097 + doe - 719468;
 }
 
-int date_text(double days, char *buf)
+/* "YYYY-MM-DD" of a day number (years 1000 to 9999), 10 bytes. */
+static void ymd_text(long long day, char *buf)
 {
-    long long z = (long long)floor(days) + 719468;
+    long long z = day + 719468;
     long long era = (z >= 0 ? z : z - 146096) / 146097;
     long long doe = z - era * 146097;
     long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
@@ -29,11 +30,34 @@ int date_text(double days, char *buf)
     long long d = doy - (153 * mp + 2) / 5 + 1;
     long long m = mp < 10 ? mp + 3 : mp - 9;
     long long y = yoe + era * 400 + (m <= 2); /* 1000 to 9999: four digits */
-    const char text[] = {'"', (char)('0' + y / 1000), (char)('0' + y / 100 % 10), (char)('0' + y / 10 % 10),
+    const char text[] = {(char)('0' + y / 1000), (char)('0' + y / 100 % 10), (char)('0' + y / 10 % 10),
                          (char)('0' + y % 10), '-', (char)('0' + m / 10), (char)('0' + m % 10), '-',
-                         (char)('0' + d / 10), (char)('0' + d % 10), '"'};
+                         (char)('0' + d / 10), (char)('0' + d % 10)};
     memcpy(buf, text, sizeof text);
-    return (int)sizeof text;
+}
+
+int date_text(double days, char *buf)
+{
+    buf[0] = '"';
+    ymd_text((long long)floor(days), buf + 1);
+    buf[11] = '"';
+    return 12;
+}
+
+int clock_text(long long day, long long time, char sep, char *buf)
+{
+    buf[0] = '"';
+    ymd_text(day, buf + 1);
+    if (time < 0) {
+        buf[11] = '"';
+        return 12;
+    }
+    long long minute = time / 61, second = time % 61, hour = minute / 60;
+    minute %= 60;
+    const char text[] = {sep, (char)('0' + hour / 10), (char)('0' + hour % 10), ':', (char)('0' + minute / 10),
+                         (char)('0' + minute % 10), ':', (char)('0' + second / 10), (char)('0' + second % 10), '"'};
+    memcpy(buf + 11, text, sizeof text);
+    return 11 + (int)sizeof text;
 }
 
 PyObject *sp_object_kinds(PyObject *self, PyObject *args)

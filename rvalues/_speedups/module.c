@@ -103,7 +103,7 @@ static PyMethodDef methods[] = {
      "A cell column is an object array of tokens (None: NA) or a tuple that formats numbers from a\n"
      "buffer: ('d', float64, mode, precision, always_decimal, na, nan, inf, ninf), ('i', int32/64, na)\n"
      "('l', int32, false, true, na), ('D', float64 days, na) (years 1000 to 9999; NaN is NA),\n"
-     "('t', int32/int64 codes, tokens) (tokens[code]), ('s', str/None objects, na) (escaped here) or ('c', others,\n"
+     "('T', others, shown, days, times or None, sep) (date-times), ('t', int32/int64 codes, tokens), ('s', str/None objects, na) (escaped here) or ('c', others,\n"
      "[(labels, codes), ...]) (coded text; code -1: the token in others). layout: (open, row separator, close, first field lead, next\n"
      "field lead, colon, object close)."},
     {"cells_text", sp_cells_text, METH_VARARGS,

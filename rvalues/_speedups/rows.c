@@ -165,7 +165,7 @@ static PyObject *w_finish(Writer *w)
     return out;
 }
 
-enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING, CELL_DATE, CELL_TABLE };
+enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING, CELL_DATE, CELL_TABLE, CELL_CLOCK };
 
 typedef struct {
     int kind;
@@ -177,6 +177,8 @@ typedef struct {
     Py_ssize_t **ends;   /* where each label ends in them */
     Column *codes;
     Column table; /* table[code] (a negative code counts from the end), for CELL_TABLE */
+    Column shown, days, times; /* CELL_CLOCK: where shown, the day and time (no times: the date) */
+    char sep;
 } Cell;
 
 static int token_ok(PyObject *token)
@@ -238,6 +240,9 @@ static void cell_close(Cell *cell)
 {
     column_close(&cell->col);
     column_close(&cell->table);
+    column_close(&cell->shown);
+    column_close(&cell->days);
+    column_close(&cell->times);
     for (Py_ssize_t k = 0; k < cell->npieces; k++) {
         PyMem_Free(cell->labels[k].data);
         PyMem_Free(cell->ends[k]);
@@ -303,6 +308,18 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
                 column_open(&cell->col, values, "i", 4, 0) < 0)
                 return -1;
+        } else if (strcmp(kind, "T") == 0) {
+            cell->kind = CELL_CLOCK;
+            PyObject *shown, *days, *times;
+            if (!PyArg_ParseTuple(obj, "sOOOOc", &kind, &values, &shown, &days, &times, &cell->sep) ||
+                column_open(&cell->col, values, "O", sizeof(PyObject *), 0) < 0 ||
+                column_open(&cell->shown, shown, "?B", 1, 0) < 0 || column_open(&cell->days, days, "lq", 8, 0) < 0 ||
+                (times != Py_None && column_open(&cell->times, times, "lq", 8, 0) < 0))
+                return -1;
+            if (cell->shown.len != nrow || cell->days.len != nrow || (times != Py_None && cell->times.len != nrow)) {
+                PyErr_SetString(PyExc_ValueError, "a date-time cell needs an item per row in each array");
+                return -1;
+            }
         } else if (strcmp(kind, "t") == 0) {
             cell->kind = CELL_TABLE;
             PyObject *table;
@@ -390,6 +407,19 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
         token = cell->tokens[0];
         break;
     }
+    case CELL_CLOCK:
+        if (*(const uint8_t *)(cell->shown.base + row * cell->shown.stride)) {
+            long long day = *(const int64_t *)(cell->days.base + row * cell->days.stride);
+            long long time = cell->times.has_view ? *(const int64_t *)(cell->times.base + row * cell->times.stride) : -1;
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += clock_text(day, time, cell->sep, w->data + w->len);
+            return 0;
+        }
+        token = column_object(&cell->col, row);
+        if (token_ok(token) < 0)
+            return -1;
+        break;
     case CELL_TABLE: {
         long long code = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
         if (code < 0)

@@ -55,6 +55,8 @@ PyObject *sp_join_coded(PyObject *self, PyObject *args);
 
 /* dates.c: a day number's date as a JSON string ("YYYY-MM-DD", years 1000 to 9999); its length */
 int date_text(double days, char *buf);
+/* a date-time as a JSON string: the date, then (time >= 0: minute * 61 + second) `sep` and HH:MM:SS */
+int clock_text(long long day, long long time, char sep, char *buf);
 PyObject *sp_object_kinds(PyObject *self, PyObject *args);
 PyObject *sp_date_days(PyObject *self, PyObject *args);
 

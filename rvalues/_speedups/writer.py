@@ -192,6 +192,26 @@ def string_cells(values: np.ndarray, na_token: str | None) -> Cell | None:
     return ("s", values, na_token)
 
 
+def clock_cells(
+    shown: np.ndarray, days: np.ndarray, times: np.ndarray | None, iso: bool, others: np.ndarray
+) -> Cell | None:
+    """The cell column of date-times: where ``shown``, the date of the local day number ``days``
+    (over the shown elements) and, unless ``times`` is None, the time (minute * 61 + second) after
+    a "T" (``iso``) or a space, quoted; elsewhere the token in ``others``. None for years out of 1000
+    to 9999."""
+    if _speedups.core is None:
+        return None
+    if len(days) and (days.min() < _DAY_RANGE[0] or days.max() > _DAY_RANGE[1]):
+        return None
+    full_days = np.zeros(len(shown), dtype=np.int64)
+    full_days[shown] = days
+    full_times = None
+    if times is not None:
+        full_times = np.zeros(len(shown), dtype=np.int64)
+        full_times[shown] = times
+    return ("T", others, shown, full_days, full_times, b"T" if iso else b" ")
+
+
 def coded_cells(
     pieces: Sequence[tuple[np.ndarray, np.ndarray]], shown: np.ndarray, others: np.ndarray
 ) -> Cell | None:

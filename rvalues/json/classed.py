@@ -14,6 +14,7 @@ from rvalues.format.datetime import (
     format_date,
     format_posixct,
     join_pieces,
+    posixct_clock,
     posixct_pieces,
     unshown_text,
 )
@@ -174,10 +175,14 @@ def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
 def _coded_cell(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> compiled.Cell | None:
     if not compiled.available():
         return None
-    shown, pieces = _quoted_pieces(seconds, tzone, ctx.but(prefix=None))
+    shown, days, times = posixct_clock(seconds, tzone, ctx.posixt)
     others = np.empty(len(seconds), dtype=object)
     if not shown.all():
         others[~shown] = escape_array(unshown_text(seconds[~shown]), character_na_token(ctx))
+    cell = compiled.clock_cells(shown, days, times, ctx.posixt == "ISO8601", others)
+    if cell is not None:
+        return cell
+    shown, pieces = _quoted_pieces(seconds, tzone, ctx.but(prefix=None))
     return compiled.coded_cells(pieces, shown, others)
 
 

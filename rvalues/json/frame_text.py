@@ -137,6 +137,8 @@ def _rows(cell: Any, column: Any, start: int, stop: int, ctx: Ctx) -> Any:
     if isinstance(cell, tuple) and cell[0] == "c":
         kind, others, pieces = cell
         return (kind, others[start:stop], [(labels, codes[start:stop]) for labels, codes in pieces])  # type: ignore[index, union-attr]
+    if isinstance(cell, tuple) and cell[0] == "T":
+        return (cell[0], *(a if a is None else a[start:stop] for a in cell[1:5]), cell[5])  # type: ignore[index]
     if isinstance(cell, tuple):
         return (cell[0], cell[1][start:stop], *cell[2:])  # type: ignore[index]
     if isinstance(cell, np.ndarray):
