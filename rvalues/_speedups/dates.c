@@ -19,7 +19,7 @@ static long long days_from_civil(long long y, long long m, long long d)
 }
 
 /* "YYYY-MM-DD" of a day number (years 1000 to 9999), 10 bytes. */
-static void ymd_text(long long day, char *buf)
+void ymd_text(long long day, char *buf)
 {
     long long z = day + 719468;
     long long era = (z >= 0 ? z : z - 146096) / 146097;
@@ -36,18 +36,36 @@ static void ymd_text(long long day, char *buf)
     memcpy(buf, text, sizeof text);
 }
 
-int date_text(double days, char *buf)
+const char *day_table(long long low, long long high)
+{
+    char *table = PyMem_Malloc((size_t)(high - low + 1) * 10);
+    if (table == NULL)
+        return NULL;
+    for (long long day = low; day <= high; day++)
+        ymd_text(day, table + (day - low) * 10);
+    return table;
+}
+
+static inline void put_ymd(long long day, const DayTable *days, char *buf)
+{
+    if (days && days->text && day >= days->low && day <= days->high)
+        memcpy(buf, days->text + (day - days->low) * 10, 10);
+    else
+        ymd_text(day, buf);
+}
+
+int date_text(double days, const DayTable *table, char *buf)
 {
     buf[0] = '"';
-    ymd_text((long long)floor(days), buf + 1);
+    put_ymd((long long)floor(days), table, buf + 1);
     buf[11] = '"';
     return 12;
 }
 
-int clock_text(long long day, long long time, char sep, char *buf)
+int clock_text(long long day, long long time, char sep, const DayTable *table, char *buf)
 {
     buf[0] = '"';
-    ymd_text(day, buf + 1);
+    put_ymd(day, table, buf + 1);
     if (time < 0) {
         buf[11] = '"';
         return 12;

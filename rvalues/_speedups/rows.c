@@ -179,7 +179,40 @@ typedef struct {
     Column table; /* table[code] (a negative code counts from the end), for CELL_TABLE */
     Column shown, days, times; /* CELL_CLOCK: where shown, the day and time (no times: the date) */
     char sep;
+    DayTable day_texts; /* dates and date-times: each day of their range formatted once */
 } Cell;
+
+#define DAY_TABLE_MAX 400000
+
+/* The day texts of a column's days (doubles, floored, NaN skipped; or int64), if their range is small. */
+static void make_day_table(Cell *cell, const Column *days, int doubles)
+{
+    long long low = 0, high = -1;
+    for (Py_ssize_t i = 0; i < days->len; i++) {
+        const char *at = days->base + i * days->stride;
+        long long day;
+        if (doubles) {
+            double v = *(const double *)at;
+            if (isnan(v))
+                continue;
+            day = (long long)floor(v);
+        } else {
+            day = *(const int64_t *)at;
+        }
+        if (high < low) {
+            low = high = day;
+        } else if (day < low) {
+            low = day;
+        } else if (day > high) {
+            high = day;
+        }
+    }
+    if (high >= low && high - low < DAY_TABLE_MAX && days->len > 64) {
+        cell->day_texts.text = day_table(low, high); /* NULL (no memory): formatted one by one */
+        cell->day_texts.low = low;
+        cell->day_texts.high = high;
+    }
+}
 
 static int token_ok(PyObject *token)
 {
@@ -240,6 +273,8 @@ static void cell_close(Cell *cell)
 {
     column_close(&cell->col);
     column_close(&cell->table);
+    PyMem_Free((void *)cell->day_texts.text);
+    cell->day_texts.text = NULL;
     column_close(&cell->shown);
     column_close(&cell->days);
     column_close(&cell->times);
@@ -320,6 +355,7 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
                 PyErr_SetString(PyExc_ValueError, "a date-time cell needs an item per row in each array");
                 return -1;
             }
+            make_day_table(cell, &cell->days, 0);
         } else if (strcmp(kind, "t") == 0) {
             cell->kind = CELL_TABLE;
             PyObject *table;
@@ -334,6 +370,7 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             cell->kind = CELL_DATE;
             if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) || column_open(&cell->col, values, "d", 8, 0) < 0)
                 return -1;
+            make_day_table(cell, &cell->col, 1);
         } else if (strcmp(kind, "s") == 0) {
             cell->kind = CELL_STRING;
             if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
@@ -401,7 +438,7 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
         if (!isnan(v)) {
             if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
                 return -1;
-            w->len += date_text(v, w->data + w->len);
+            w->len += date_text(v, &cell->day_texts, w->data + w->len);
             return 0;
         }
         token = cell->tokens[0];
@@ -413,7 +450,7 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
             long long time = cell->times.has_view ? *(const int64_t *)(cell->times.base + row * cell->times.stride) : -1;
             if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
                 return -1;
-            w->len += clock_text(day, time, cell->sep, w->data + w->len);
+            w->len += clock_text(day, time, cell->sep, &cell->day_texts, w->data + w->len);
             return 0;
         }
         token = column_object(&cell->col, row);

@@ -54,9 +54,16 @@ PyObject *sp_row_strings(PyObject *self, PyObject *args);
 PyObject *sp_join_coded(PyObject *self, PyObject *args);
 
 /* dates.c: a day number's date as a JSON string ("YYYY-MM-DD", years 1000 to 9999); its length */
-int date_text(double days, char *buf);
+/* Every day's "YYYY-MM-DD" from low to high, written once (NULL: none, or no memory). */
+typedef struct {
+    const char *text;
+    long long low, high;
+} DayTable;
+const char *day_table(long long low, long long high);
+void ymd_text(long long day, char *buf);
+int date_text(double days, const DayTable *table, char *buf);
 /* a date-time as a JSON string: the date, then (time >= 0: minute * 61 + second) `sep` and HH:MM:SS */
-int clock_text(long long day, long long time, char sep, char *buf);
+int clock_text(long long day, long long time, char sep, const DayTable *table, char *buf);
 PyObject *sp_object_kinds(PyObject *self, PyObject *args);
 PyObject *sp_date_days(PyObject *self, PyObject *args);
 
