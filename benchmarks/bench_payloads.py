@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import mcplite
 import rvalues as rv
-from mcplite.payload import encode_value_json
+from mcplite.payload.returned import encode_value_json, to_r
+from mcplite.payload.rjson import encode_json
 
 R_SCRIPT = r"""
 suppressMessages(library(jsonlite))
@@ -230,7 +231,7 @@ def main() -> None:
         )
     )
     general_n = 2_000
-    general, _ = best(lambda: mcplite.payload.encode_json(mcplite.payload.to_r(rows[:general_n])), repeat=1)
+    general, _ = best(lambda: encode_json(to_r(rows[:general_n])), repeat=1)
     fast, _ = best(lambda: encode_value_json(rows[:general_n]))
     table.append(
         (
@@ -238,10 +239,7 @@ def main() -> None:
             fmt(fast),
             f"an R value per element (the general path) {fmt(general)}",
             f"**{general / fast:.0f}x faster**",
-            "yes"
-            if encode_value_json(rows[:general_n])
-            == mcplite.payload.encode_json(mcplite.payload.to_r(rows[:general_n]))
-            else "NO",
+            "yes" if encode_value_json(rows[:general_n]) == encode_json(to_r(rows[:general_n])) else "NO",
         )
     )
 

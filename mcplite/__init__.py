@@ -11,22 +11,20 @@ Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) o
 {'content': [{'type': 'text', 'text': '{"x":null}'}], 'structuredContent': {'x': None}}
 """
 
-from mcplite.content import (
+from mcplite.http import McpHttpApp
+from mcplite.payload.content import (
     content_audio,
     content_image,
     content_resource,
     content_resource_link,
     content_text,
 )
-from mcplite.context import Context, ToolCancelled
-from mcplite.converter import converter, get_converter
-from mcplite.http import McpHttpApp
-from mcplite.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
-from mcplite.options import get_option, options
-from mcplite.projection import PROTOCOL_VERSIONS
-from mcplite.results import as_tool_result, tool_result
-from mcplite.server import McpServer, RegisteredTool, mcp_server
-from mcplite.types import (
+from mcplite.payload.converter import converter, get_converter
+from mcplite.payload.options import get_option, options
+from mcplite.payload.results import as_tool_result, tool_result
+from mcplite.protocol import projection  # noqa: F401  (it registers the protocol types' wire forms)
+from mcplite.protocol.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
+from mcplite.protocol.types import (
     ABSENT,
     Annotations,
     AudioContent,
@@ -42,6 +40,9 @@ from mcplite.types import (
     Tool,
     ToolAnnotations,
 )
+from mcplite.protocol.versions import PROTOCOL_VERSIONS
+from mcplite.server import McpServer, RegisteredTool, mcp_server
+from mcplite.tools.context import Context, ToolCancelled
 
 __all__ = [
     "ABSENT",

@@ -30,10 +30,12 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import rvalues
 from mcplite import McpServer
 
 #: Attribute names tried, in order, when a module does not hold exactly one McpServer.
@@ -46,14 +48,10 @@ class LoadError(Exception):
 
 def package_version() -> str:
     """The installed version of rvalues-mcplite (the source tree's version when not installed)."""
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("rvalues-mcplite")
     except PackageNotFoundError:
-        from rvalues import __version__
-
-        return __version__
+        return rvalues.__version__
 
 
 # -- finding the server ---------------------------------------------------------------------------
@@ -203,7 +201,7 @@ def _parameters(function: Any) -> list[inspect.Parameter]:
 def load_server(target: str) -> McpServer:
     """The server named by ``PATH_OR_MODULE[:ATTR]``; a ``LoadError`` says what is wrong.
 
-    >>> load_server("mcplite.demo_server:build_server").name
+    >>> load_server("mcplite.demo.server:build_server").name
     'penguins'
     """
     spec, attr = split_target(target)
@@ -280,6 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _demo_server() -> McpServer:
-    from mcplite.demo_server import build_server
+    # the demo's data and pandas load only when the demo is served
+    from mcplite.demo.server import build_server
 
     return build_server()

@@ -23,11 +23,11 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, overload
 
-from mcplite.dispatch import error_result
-from mcplite.options import options
-from mcplite.projection import PROTOCOL_VERSIONS
-from mcplite.results import as_tool_result
-from mcplite.types import shown
+from mcplite.engine.calls import error_result
+from mcplite.payload.options import options
+from mcplite.payload.results import as_tool_result
+from mcplite.protocol.checks import shown
+from mcplite.protocol.versions import known_version
 
 try:
     import anyio.to_thread
@@ -63,7 +63,7 @@ def to_sdk_result(value: Any, protocol_version: str) -> SdkCallToolResult:
 
     A value that is not an mcplite result goes through :func:`mcplite.as_tool_result` under the
     payload options in force. The result is projected for the version first (see
-    :mod:`mcplite.projection`), so the SDK passes on exactly what mcplite's own server would.
+    :mod:`mcplite.protocol.projection`), so the SDK passes on exactly what mcplite's own server would.
 
     >>> import mcplite
     >>> from rvalues import c
@@ -80,12 +80,7 @@ def _known_version(requested: Any) -> str:
     Outside a request (a direct call, ``MCPServer.call_tool`` without a client) there is no
     version: the newest is used.
     """
-    if requested in PROTOCOL_VERSIONS:
-        return str(requested)
-    if not isinstance(requested, str):
-        return PROTOCOL_VERSIONS[-1]
-    older = [version for version in PROTOCOL_VERSIONS if version <= requested]
-    return older[-1] if older else PROTOCOL_VERSIONS[0]
+    return known_version(requested)
 
 
 def _request_version(context: Any) -> str | None:

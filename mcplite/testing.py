@@ -1,7 +1,7 @@
 """An in-process MCP client for tests and notebooks: ``Client(server, protocol_version=...)``.
 
 The client talks to an :class:`~mcplite.McpServer` through the same message handling the stdio
-transport uses (:class:`mcplite.dispatch.Connection`): requests are encoded as JSON lines, and
+transport uses (:class:`mcplite.engine.connection.Connection`): requests are encoded as JSON lines, and
 every answer is parsed back from the exact bytes the server would write to a real client.
 
 >>> import mcplite
@@ -31,182 +31,29 @@ import itertools
 import json
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import attrs
-import cattrs
-from cattrs.gen import make_dict_structure_fn, override
-
-from mcplite.context import LOG_LEVELS
-from mcplite.converter import WIRE_NAMES
-from mcplite.dispatch import (
+from mcplite.engine.connection import Connection
+from mcplite.protocol.jsonrpc import encode_line
+from mcplite.protocol.reading import CallResult, RequestError, read_tool
+from mcplite.protocol.types import Tool
+from mcplite.protocol.versions import (
     CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
     LOG_LEVEL_KEY,
+    LOG_LEVELS,
     PROTOCOL_VERSION_KEY,
-    Connection,
+    PROTOCOL_VERSIONS,
+    SERVER_INFO_KEY,
+    is_modern,
 )
-from mcplite.jsonrpc import encode_line
-from mcplite.projection import PROTOCOL_VERSIONS, SERVER_INFO_KEY, is_modern
-from mcplite.types import (
-    ABSENT,
-    CONTENT_TYPES,
-    Annotations,
-    BlobResourceContents,
-    ContentBlock,
-    Icon,
-    TextContent,
-    TextResourceContents,
-    Tool,
-    ToolAnnotations,
-)
-
-if TYPE_CHECKING:
-    from mcplite.server import McpServer
+from mcplite.server import McpServer
 
 __all__ = ["CallResult", "Client", "RequestError"]
 
-CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
 DEFAULT_CLIENT_INFO: dict[str, str] = {"name": "mcplite-testing", "version": "1.0"}
-
-
-class RequestError(Exception):
-    """The server answered a request with a JSON-RPC error: ``code``, ``message`` and ``data``.
-
-    >>> err = RequestError("tools/call", {"code": -32602, "message": "Unknown tool: nope"})
-    >>> err.code, str(err)
-    (-32602, 'tools/call failed: JSON-RPC error -32602: Unknown tool: nope')
-    """
-
-    def __init__(self, method: str, error: Mapping[str, Any]) -> None:
-        self.method = method
-        self.code: int = error.get("code", 0)
-        self.message: str = error.get("message", "")
-        self.data: Any = error.get("data")
-        self.wire: dict[str, Any] = dict(error)
-        super().__init__(f"{method} failed: JSON-RPC error {self.code}: {self.message}")
-
-
-# -- reading the wire back into mcplite's types ------------------------------------------------------
-
-_reader = cattrs.Converter(forbid_extra_keys=False)
-_PYTHON_NAMES = {wire: name for name, wire in WIRE_NAMES.items()}
-_BLOCK_CLASSES: dict[str, type] = {cls.type: cls for cls in CONTENT_TYPES}  # type: ignore[attr-defined]
-
-
-def _register_reader(cls: type) -> None:
-    renames: dict[str, Any] = {  # Any: mypy matches **renames against the bool parameters too
-        field.name: override(rename=WIRE_NAMES[field.name])
-        for field in attrs.fields(cls)
-        if field.name in WIRE_NAMES
-    }
-    _reader.register_structure_hook(cls, make_dict_structure_fn(cls, _reader, **renames))
-
-
-for _cls in (
-    Annotations,
-    Icon,
-    TextResourceContents,
-    BlobResourceContents,
-    ToolAnnotations,
-    Tool,
-    *CONTENT_TYPES,
-):
-    _register_reader(_cls)
-
-_reader.register_structure_hook(
-    TextResourceContents | BlobResourceContents,
-    lambda data, _: _reader.structure(data, BlobResourceContents if "blob" in data else TextResourceContents),
-)
-
-
-def _from_wire(data: Any, cls: type, what: str) -> Any:
-    try:
-        return _reader.structure(data, cls)
-    except Exception as err:
-        reason = (
-            "; ".join(cattrs.transform_error(err)) if isinstance(err, cattrs.BaseValidationError) else err
-        )
-        raise ValueError(f"the server sent {what} that is not valid: {data!r:.200} ({reason})") from None
-
-
-def read_block(data: Any) -> ContentBlock:
-    """A content block from its wire form.
-
-    >>> read_block({"type": "text", "text": "hi"})
-    TextContent(text='hi', annotations=None, meta=None)
-    """
-    kind = data.get("type") if isinstance(data, dict) else None
-    cls = _BLOCK_CLASSES.get(kind)  # type: ignore[arg-type]
-    if cls is None:
-        raise ValueError(f"the server sent an unknown content block: {data!r:.200}")
-    block: ContentBlock = _from_wire(data, cls, "a content block")
-    return block
-
-
-def read_tool(data: Any) -> Tool:
-    """A tool from its ``tools/list`` wire form.
-
-    >>> read_tool({"name": "add", "inputSchema": {"type": "object"}}).name
-    'add'
-    """
-    tool: Tool = _from_wire(data, Tool, "a tool")
-    return tool
-
-
-# -- results -------------------------------------------------------------------------------------------
-
-
-@attrs.frozen
-class CallResult:
-    """What a ``tools/call`` brought back, as the client received it.
-
-    ``content`` holds mcplite's content blocks (``TextContent`` ...), ``structured_content`` the
-    parsed structured JSON (``mcplite.ABSENT`` when the result has none), ``wire`` the result
-    object exactly as sent, ``progress`` and ``logs`` the parameters of the progress and log
-    notifications that arrived while the call ran.
-    """
-
-    content: list[ContentBlock]
-    structured_content: Any
-    is_error: bool
-    meta: dict[str, Any] | None
-    wire: dict[str, Any]
-    protocol_version: str
-    progress: list[dict[str, Any]] = attrs.field(factory=list)
-    logs: list[dict[str, Any]] = attrs.field(factory=list)
-
-    @property
-    def text(self) -> str:
-        """The text of the text blocks, joined with newlines ("" when there are none)."""
-        return "\n".join(block.text for block in self.content if isinstance(block, TextContent))
-
-    @classmethod
-    def from_wire(
-        cls, wire: dict[str, Any], protocol_version: str, notifications: Sequence[dict[str, Any]] = ()
-    ) -> CallResult:
-        """Read a ``tools/call`` result object, and the notifications sent during the call.
-
-        >>> CallResult.from_wire({"content": [{"type": "text", "text": "4"}]}, "2025-11-25").text
-        '4'
-        """
-        content = wire.get("content")
-        if not isinstance(content, list):
-            raise ValueError(f"the server sent a tool result without a content list: {wire!r:.200}")
-        methods = [(note.get("method"), note.get("params") or {}) for note in notifications]
-        progress = [params for method, params in methods if method == "notifications/progress"]
-        logs = [params for method, params in methods if method == "notifications/message"]
-        return cls(
-            content=[read_block(block) for block in content],
-            structured_content=wire.get("structuredContent", ABSENT),
-            is_error=wire.get("isError", False) is True,
-            meta=wire.get("_meta"),
-            wire=wire,
-            protocol_version=protocol_version,
-            progress=progress,
-            logs=logs,
-        )
 
 
 # -- the client ----------------------------------------------------------------------------------------
@@ -294,7 +141,7 @@ class Client:
         self._closed = False
         self._pending: dict[int, _Pending] = {}
         self._ids = itertools.count(1)
-        self._connection = Connection(server, self._receive_line)
+        self._connection = Connection(server.engine, self._receive_line)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcplite-testing", daemon=True)
         self._thread.start()

@@ -16,8 +16,8 @@ import pytest
 
 import mcplite
 import rvalues as rv
-from mcplite import demo_server as demo
-from mcplite.context import Context, ToolCancelled
+from mcplite.demo import server as demo
+from mcplite.tools.context import Context, ToolCancelled
 
 CSV = resources.files("mcplite").joinpath("data").joinpath("penguins.csv")
 NUMERIC = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "year"]

@@ -29,7 +29,8 @@ import pytest
 
 import mcplite
 import rvalues as rv
-from mcplite.payload import encode_json, to_r
+from mcplite.payload.returned import to_r
+from mcplite.payload.rjson import encode_json
 from tests.conftest import RSCRIPT, requires_r
 
 ROOT = Path(__file__).parent.parent

@@ -20,7 +20,7 @@ import pytest
 
 import mcplite
 import rvalues as rv
-from mcplite.payload import to_r
+from mcplite.payload.returned import to_r
 from rvalues.json import JsonOptions, register, registered, unregister
 from rvalues.json.dispatch import BUILTIN_METHODS
 from tests.conftest import RSCRIPT, requires_r

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 import mcplite
 import rvalues as rv
-from mcplite import payload
-from mcplite.payload import encode_json, encode_value_json, to_r
+from mcplite.payload import rjson as payload
+from mcplite.payload.returned import encode_value_json, to_r
+from mcplite.payload.rjson import encode_json
 from rvalues.json import JsonOptions
 from rvalues.json.plain import can_encode_plain, encode_plain
 from tests.conftest import RSCRIPT

@@ -1,5 +1,6 @@
 """Projection touches the envelope, not the payload; a result's structured JSON reaches the wire
-as it was encoded (the text fallback and structuredContent are one serialization)."""
+as it was encoded (the text fallback and structuredContent are one serialization), spliced into
+the response line as bytes, never read back or escaped again."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mcplite
-from mcplite import types
-from mcplite.converter import Payload, read_back
-from mcplite.jsonrpc import encode_line, response
-from mcplite.projection import PROTOCOL_VERSIONS, result_wire_parts, splice_structured
+from mcplite.engine.calls import written
+from mcplite.payload.rjson import Payload, read_back
+from mcplite.protocol import types
+from mcplite.protocol.jsonrpc import encode_result_line
+from mcplite.protocol.projection import result_parts
+from mcplite.protocol.versions import PROTOCOL_VERSIONS
 
 
 @pytest.fixture(scope="module")
@@ -41,40 +44,53 @@ def test_to_wire_shares_the_payload(
 
 def test_structured_json_is_the_fallback_text() -> None:
     result = mcplite.tool_result(structured_content={"big": 1e15, "small": 1e-7, "x": [0.1 + 0.2, None]})
-    assert result.structured_json == result.content[0].text == '{"big":1e+15,"small":1e-07,"x":[0.3,null]}'
+    assert isinstance(result.structured, types.EncodedJson)
+    assert result.structured.text == result.content[0].text == '{"big":1e+15,"small":1e-07,"x":[0.3,null]}'
     # json.dumps of the data read back is another serialization: exactly what the wire must not send
-    assert json.dumps(result.structured_content, separators=(",", ":")) != result.structured_json
-    assert mcplite.tool_result(structured_content=None).structured_json is None
-    assert mcplite.as_tool_result({"a": 1}).structured_json is None
+    assert json.dumps(result.structured_content, separators=(",", ":")) != result.structured.text
+    assert mcplite.tool_result(structured_content=None).structured is types.ABSENT
+    assert mcplite.as_tool_result({"a": 1}).structured is types.ABSENT
+
+
+def test_the_structured_json_is_not_read_back_until_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    def read(*args: object) -> None:
+        raise AssertionError("the structured JSON was read back")
+
+    result = mcplite.tool_result(structured_content={"n": [1, 2, 3]})
+    monkeypatch.setattr(json, "loads", read)
+    line = encode_result_line(7, *_parts(written(result, "2026-07-28")))
+    assert line.endswith(b'"structuredContent":{"n":[1,2,3]}}}\n')
+
+
+def _parts(reply: object) -> tuple[dict[str, object], dict[str, bytes]]:
+    return reply.result, reply.raw  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
 @pytest.mark.parametrize("value", [{"big": 1e15, "t": "é"}, [1, 2.5], {}])
 def test_spliced_lines_read_back_as_the_wire_dict(version: str, value: object) -> None:
     result = mcplite.tool_result(structured_content=value, meta={"k": 1})
-    wire, text = result_wire_parts(result, version)
-    line = encode_line(response(7, wire))
-    if text is not None:
-        line = splice_structured(line, text)
-        assert b'"structuredContent":' + text.encode() + b"}}\n" == line[-(len(text.encode()) + 23) :]
+    wire, raw = _parts(written(result, version))
+    line = encode_result_line(7, wire, raw)
+    if raw:
+        text = raw["structuredContent"]
+        assert b'"structuredContent":' + text + b"}}\n" == line[-(len(text) + 23) :]
     assert json.loads(line)["result"] == result.to_wire(version)
-    assert ("structuredContent" in result.to_wire(version)) == (text is not None)
+    assert ("structuredContent" in result.to_wire(version)) == bool(raw)
 
 
-def test_a_result_built_by_hand_keeps_its_dict() -> None:
+def test_a_result_built_by_hand_is_written_once_too() -> None:
     result = mcplite.CallToolResult([mcplite.content_text("ok")], structured_content={"a": 1})
-    wire, text = result_wire_parts(result, "2026-07-28")
-    assert text is None and wire["structuredContent"] == {"a": 1}
+    wire, encoded = result_parts(result, "2026-07-28")
+    assert "structuredContent" not in wire and encoded is not None and encoded.text == '{"a":1}'
+    assert result.to_wire("2026-07-28")["structuredContent"] == {"a": 1}
 
 
-def test_splice_refuses_what_is_not_a_response_line() -> None:
-    with pytest.raises(ValueError, match="not a response line"):
-        splice_structured(b"[1,2]\n", "{}")
-    with pytest.raises(ValueError, match="not a response line"):
-        splice_structured(
-            b'{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"data":{"a":"\\"result\\":{"}}}', "{}"
-        )
-    assert splice_structured(b'{"result":{}}', "[1]") == b'{"result":{"structuredContent":[1]}}'
+def test_members_written_already_join_any_result_object() -> None:
+    assert encode_result_line(1, {}, {"x": b"[1]"}) == b'{"jsonrpc":"2.0","id":1,"result":{"x":[1]}}\n'
+    assert encode_result_line("a", {"b": "}}"}, {}) == b'{"jsonrpc":"2.0","id":"a","result":{"b":"}}"}}\n'
+    line = encode_result_line(2, {"t": '"result":{'}, {"x": b"{}"})
+    assert json.loads(line)["result"] == {"t": '"result":{', "x": {}}
 
 
 _RESULT_VALUES = [
@@ -86,25 +102,25 @@ _RESULT_VALUES = [
 
 @pytest.mark.parametrize("value", _RESULT_VALUES, ids=["dict", "list", "frame"])
 @pytest.mark.parametrize("is_error", [False, True])
-def test_results_built_without_validators_equal_validated_ones(value: object, is_error: bool) -> None:
-    """tool_result sets the fields of blocks and results it made itself; the validated
-    constructors, given the same fields, make an equal result."""
-    fast = mcplite.tool_result(structured_content=value, is_error=is_error)
-    text = fast.content[0].text
+def test_results_equal_those_built_by_hand(value: object, is_error: bool) -> None:
+    """tool_result builds its blocks and result with the validated constructors; given the same
+    fields by hand, they make an equal result."""
+    built = mcplite.tool_result(structured_content=value, is_error=is_error)
+    text = built.content[0].text
     checked = types.CallToolResult(
         [types.TextContent(text)], structured_content=json.loads(text), is_error=is_error
     )
-    assert fast == checked
-    assert type(fast.content[0]) is types.TextContent
-    assert (fast.meta, fast.result_type, fast.structured_json) == (None, None, text)
-    assert fast.to_wire("2025-06-18") == checked.to_wire("2025-06-18")
+    assert built == checked
+    assert type(built.content[0]) is types.TextContent
+    assert (built.meta, built.result_type, built.structured.text) == (None, None, text)  # type: ignore[union-attr]
+    assert built.to_wire("2025-06-18") == checked.to_wire("2025-06-18")
     plain = mcplite.as_tool_result(value)
     assert plain == types.CallToolResult([types.TextContent(plain.content[0].text)])
 
 
 def test_a_result_holds_its_own_list_of_blocks() -> None:
     blocks = [mcplite.content_text("a")]
-    result = types.CallToolResult.from_encoded(blocks, types.ABSENT)
+    result = types.CallToolResult(blocks)
     blocks.append(mcplite.content_text("b"))
     assert [block.text for block in result.content] == ["a"]
 
@@ -118,17 +134,13 @@ def test_a_result_holds_its_own_list_of_blocks() -> None:
         ({"meta": ["not", "a", "dict"]}, "meta"),
         ({"result_type": 3}, "result_type"),
         ({"content": ["plain text"]}, "content"),
-        ({"content": (mcplite.content_text("a"),)}, "content"),
+        ({"structured_content": {"k": {1, 2}}}, "structured_content"),
     ],
 )
-def test_from_encoded_still_checks_what_it_did_not_make(fields: dict[str, object], message: str) -> None:
+def test_a_result_checks_every_field(fields: dict[str, object], message: str) -> None:
     content = fields.pop("content", [mcplite.content_text("a")])
-    if isinstance(content, tuple):  # a tuple of blocks is converted to a list, as the constructor does
-        result = types.CallToolResult.from_encoded(content, types.ABSENT)  # type: ignore[arg-type]
-        assert result.content == [mcplite.content_text("a")]
-        return
     with pytest.raises(TypeError, match=message):
-        types.CallToolResult.from_encoded(content, types.ABSENT, **fields)  # type: ignore[arg-type]
+        types.CallToolResult(content, **fields)  # type: ignore[arg-type]
 
 
 _JSON_VALUES = st.recursive(

@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from mcplite.arguments import ArgumentBinder, ArgumentError
-from mcplite.schema import ARRAY_TYPES, MAPPING_TYPES, SET_TYPES, class_fields, type_hints, unwrap
+from mcplite.tools.annotations import ARRAY_TYPES, MAPPING_TYPES, SET_TYPES, class_fields, type_hints, unwrap
+from mcplite.tools.arguments import ArgumentBinder, ArgumentError
 
 
 class Mode(str, enum.Enum):

@@ -20,9 +20,10 @@ from hypothesis import given, settings
 
 import mcplite
 import rvalues as rv
-from mcplite.converter import make_converter, unstructure_r_value
-from mcplite.payload import encode, encode_json, is_bare_empty_list
-from rvalues.rdesc import from_description
+from mcplite.payload.converter import make_converter, unstructure_r_value
+from mcplite.payload.returned import is_bare_empty_list
+from mcplite.payload.rjson import encode, encode_json
+from rvalues.description import from_description
 from tests.conftest import RSCRIPT, requires_r
 from tests.strategies import values
 

@@ -1,4 +1,4 @@
-"""The message handling every transport shares (mcplite.dispatch.Connection), driven in-process.
+"""The message handling every transport shares (mcplite.engine.connection.Connection), driven in-process.
 
 The expectations are the MCP specification's rules per version (schema/<version>/schema.ts and the
 lifecycle, versioning and transport pages); the end-to-end tests with real clients are in
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import mcplite
-from mcplite.dispatch import Connection
-from mcplite.projection import LEGACY_VERSIONS
+from mcplite.engine.connection import Connection
+from mcplite.protocol.versions import LEGACY_VERSIONS
 from rvalues import NA_real_, r_list
 
 MODERN = "2026-07-28"
@@ -42,7 +42,7 @@ class Driver:
     def __init__(self, server: mcplite.McpServer) -> None:
         self.lines: list[bytes] = []
         self.lock = threading.Lock()
-        self.connection = Connection(server, self.write)
+        self.connection = Connection(server.engine, self.write)
 
     def write(self, line: bytes) -> None:
         with self.lock:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 import mcplite
-from mcplite.options import jsonlite_options
+from mcplite.payload.options import jsonlite_options
 from rvalues import NA_real_, r_list
 
 NAMES = ("json_null", "json_na", "json_auto_unbox")

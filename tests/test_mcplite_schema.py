@@ -12,7 +12,7 @@ import attrs
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcplite.schema import description, input_schema
+from mcplite.tools.schema import description, input_schema
 
 
 class Mode(str, enum.Enum):

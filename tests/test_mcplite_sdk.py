@@ -1,6 +1,6 @@
 """mcplite.sdk: tools on the official SDK's MCPServer and on FastMCP answer as mcplite's own server does.
 
-The expectation for every call is what mcplite's own server (mcplite.dispatch.Connection, driven
+The expectation for every call is what mcplite's own server (mcplite.engine.connection.Connection, driven
 in-process) answers for the same tool, under the same payload options, at the same protocol
 version; the SDK side is read through the SDK's in-memory ``Client`` and FastMCP's in-memory
 ``Client``, in legacy mode (the handshake offering each legacy version) and in 2026-07-28 mode.
@@ -22,8 +22,8 @@ import pytest
 
 import mcplite
 import rvalues as rv
-from mcplite.dispatch import Connection
-from mcplite.projection import LEGACY_VERSIONS, PROTOCOL_VERSIONS, SERVER_INFO_KEY
+from mcplite.engine.connection import Connection
+from mcplite.protocol.versions import LEGACY_VERSIONS, PROTOCOL_VERSIONS, SERVER_INFO_KEY
 
 pytest.importorskip("mcp")
 from mcp import Client
@@ -135,7 +135,7 @@ class OwnClient:
     def __init__(self, server: mcplite.McpServer, version: str) -> None:
         self.version = version
         self.answers: dict[int, Any] = {}
-        self.connection = Connection(server, self._write)
+        self.connection = Connection(server.engine, self._write)
         self.next_id = 0
 
     def _write(self, line: bytes) -> None:

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import mcplite
-from mcplite.payload import to_r
+from mcplite.payload.returned import to_r
 from rvalues import (
     NA,
     NULL,

@@ -23,7 +23,7 @@ import pytest
 
 import mcplite
 import rvalues as rv
-from mcplite.converter import converter
+from mcplite.payload.converter import converter
 from mcplite.testing import CallResult, Client, RequestError
 from tests.servers import everything
 

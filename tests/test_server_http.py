@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import inspect
 import json
 import os
 import socket
@@ -21,10 +20,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 
 import mcplite
-from mcplite.http import McpHttpApp
+from mcplite.http import HttpOptions, McpHttpApp
 from tests.servers import everything
 
 httpx = pytest.importorskip("httpx")
@@ -672,7 +672,7 @@ def test_lifespan_shutdown_ends_the_sessions() -> None:
 
 def test_connection_respond_answers_one_message_at_a_time() -> None:
     """The per-request API the HTTP transport drives: an answer with its error code, or None."""
-    from mcplite.dispatch import Connection
+    from mcplite.engine.connection import Connection
 
     server = mcplite.McpServer("x")
     started = threading.Event()
@@ -685,7 +685,7 @@ def test_connection_respond_answers_one_message_at_a_time() -> None:
         return "never"
 
     async def main() -> None:
-        connection = Connection(server, lambda line: pytest.fail(f"wrote {line!r}"))
+        connection = Connection(server.engine, lambda line: pytest.fail(f"wrote {line!r}"))
         notes: list[bytes] = []
         listed = await connection.respond(rpc(1, "tools/list", {"_meta": META}), notes.append)
         assert listed is not None and listed.error_code is None and b'"tools"' in listed.data
@@ -709,10 +709,17 @@ def test_connection_respond_answers_one_message_at_a_time() -> None:
 
 
 def test_asgi_app_takes_exactly_the_apps_options() -> None:
-    """``McpServer.asgi_app`` repeats ``McpHttpApp``'s keyword options: same names, same defaults."""
-    app = inspect.signature(McpHttpApp.__init__).parameters
-    facade = inspect.signature(mcplite.McpServer.asgi_app).parameters
-    options = {name: p.default for name, p in app.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
-    assert {name: p.default for name, p in facade.items() if name != "self"} == options
+    """``McpServer.asgi_app`` and ``McpHttpApp`` take the options of ``HttpOptions``, defined once:
+    same names, same defaults, and nothing else."""
+    fields = {field.name: field.default for field in attrs.fields(HttpOptions)}
+    assert set(fields) == {
+        "path", "allowed_origins", "authenticate", "session_idle_timeout", "max_sessions", "sse_keepalive"
+    }  # fmt: skip
+    settings = {"path": "/x", "max_sessions": 3, "sse_keepalive": 2.0}
+    assert mcplite.McpServer("x").asgi_app(**settings).options == HttpOptions(**settings)
+    assert McpHttpApp(mcplite.McpServer("x").engine, **settings).options == HttpOptions(**settings)
+    with pytest.raises(TypeError, match="sessions"):
+        mcplite.McpServer("x").asgi_app(sessions=3)
     built = mcplite.McpServer("x").asgi_app()
+    assert built.options == HttpOptions()
     assert isinstance(built, McpHttpApp)

@@ -31,7 +31,7 @@ from rvalues.json.collapse import RowPieces
 from rvalues.json.numbers import SMALL, int_to_char, num_to_char
 from rvalues.json.strings import escape_array
 from rvalues.model.build import build
-from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.na import NA_INTEGER, NA_REAL
 
 CORE = _speedups.load()
 pytestmark = pytest.mark.skipif(

@@ -4,7 +4,7 @@ The modules' docstrings hold doctest examples (``>>>``), ``.. code-block::`` dir
 roles (``:func:`to_r```), which Markdown would turn into nested quotes, bare text and literal
 roles; here examples and code blocks become fenced code, and roles become code spans.
 
->>> plain(":func:`~mcplite.payload.to_r` and :class:`Tool`")
+>>> plain(":func:`~mcplite.payload.returned.to_r` and :class:`Tool`")
 '`to_r` and `Tool`'
 >>> fence(".. code-block:: text\n\n    mcplite serve app.py").splitlines()
 ['```text', 'mcplite serve app.py', '```']

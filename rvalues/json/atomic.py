@@ -10,9 +10,12 @@ from typing import Any
 
 import numpy as np
 
-# modules: dispatch imports this one, so encode is read when called; so are the few-element thresholds
+import rvalues.json.numbers as numbers
+import rvalues.json.strings as strings
+
+# modules: the few-element thresholds are read when called (tests change them)
 from rvalues._speedups import writer as compiled
-from rvalues.json import dispatch, numbers, strings
+from rvalues.format.complex_text import format_complex
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, Prefixed, prefix_tokens, token_array
 from rvalues.json.lists import encode_list
@@ -21,8 +24,7 @@ from rvalues.json.options import JsonliteError
 from rvalues.json.strings import escape, escape_array, escape_few
 from rvalues.model.base import RValue
 from rvalues.model.build import build
-from rvalues.model.complex_text import format_complex
-from rvalues.model.na import NA_INTEGER
+from rvalues.na import NA_INTEGER
 
 KEEP_VEC_NAMES_MESSAGE = (
     "Input to asJSON(keep_vec_names=TRUE) is a named vector. In a future version of jsonlite, this "
@@ -82,7 +84,7 @@ def encode_logical(x: RValue, ctx: Ctx) -> Any:
     lead = ctx.prefix or ""
     na_token = None if na == "NA" else lead + ('"NA"' if na == "string" else "null")
     table = np.array([lead + "false", lead + "true", na_token], dtype=object)
-    if ctx.collapse and len(data) > numbers.SMALL:
+    if compiled_array(len(data), numbers.SMALL, ctx):
         text = array_text(compiled.logical_cells(data, na), ctx)
         if text is not None:
             return text
@@ -101,7 +103,7 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
     lead = ctx.prefix or ""
     data = x.data
     tokens: np.ndarray | list[str | None]
-    if ctx.collapse and len(data) > numbers.SMALL:
+    if compiled_array(len(data), numbers.SMALL, ctx):
         if x.r_type in ("integer", "logical"):
             cell = compiled.int_cells(data, na)
         else:
@@ -117,6 +119,12 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
     else:
         tokens = num_to_char(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal, lead)
     return finish(tokens, ctx, prefixed=True)
+
+
+def compiled_array(n: int, few: int, ctx: Ctx) -> bool:
+    """Whether n elements go to the compiled writer as one collapsed array: more than ``few``, and
+    not a single one that ``auto_unbox`` writes bare."""
+    return ctx.collapse and n > few and not (n == 1 and ctx.auto_unbox)
 
 
 def array_text(cell: compiled.Cell | None, ctx: Ctx) -> str | None:
@@ -136,7 +144,7 @@ def encode_character(x: RValue, ctx: Ctx) -> Any:
     if ctx.keep_vec_names and has_names(x):
         return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
     data, na = x.data, character_na_token(ctx)
-    if ctx.collapse and len(data) > strings.FEW:
+    if compiled_array(len(data), strings.FEW, ctx):
         try:
             text = array_text(compiled.string_cells(data, na), ctx)
         except UnicodeEncodeError:  # a lone surrogate: the pure path names it
@@ -161,7 +169,7 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
     table[:-1] = escape_array(labels, na)
     table[-1] = na
     table = prefix_tokens(table, ctx.prefix)
-    if ctx.collapse and not isinstance(codes, list) and len(codes) > strings.FEW:
+    if not isinstance(codes, list) and compiled_array(len(codes), strings.FEW, ctx):
         text = array_text(compiled.table_cells(codes, table), ctx)
         if text is not None:
             return text
@@ -191,7 +199,7 @@ def encode_complex(x: RValue, ctx: Ctx) -> Any:
         if bad.any() and na in ("null", "NA"):
             text = text.copy()
             text[bad] = None
-        return dispatch.encode(character_from(text, x.attributes.get("names")), ctx.but(na=na, oldna=None))
+        return ctx.encode(character_from(text, x.attributes.get("names")), ctx.but(na=na, oldna=None))
     if na == "NA":
         na = ctx.oldna
     kept = {k: v for k, v in x.attributes.items() if k in ("names", "dim", "dimnames")}
@@ -202,6 +210,7 @@ def encode_complex(x: RValue, ctx: Ctx) -> Any:
     return encode_list(parts, ["real", "imaginary"], ctx.but(na=na, oldna=None, collapse=True, is_df=False))
 
 
+# jsonlite: src/base64.c (base64_encode)
 def base64_lines(data: bytes) -> str:
     """jsonlite's base64: standard alphabet, a line feed after every full 72 output characters."""
     text = base64.b64encode(data).decode("ascii")
@@ -223,12 +232,12 @@ def encode_raw(x: RValue, ctx: Ctx) -> Any:
         kind = "5" if type_attr is None or not len(type_attr.data) else _as_text(type_attr)
         return '{"$binary":' + escape(base64_lines(data.tobytes())) + ',"$type":' + escape(kind) + "}"
     if ctx.raw == "hex":
-        return dispatch.encode(character_from(hex_strings(data), x.attributes.get("names")), ctx)
+        return ctx.encode(character_from(hex_strings(data), x.attributes.get("names")), ctx)
     if ctx.raw == "int":
-        return dispatch.encode(build("integer", data.astype(np.int32)), ctx)
+        return ctx.encode(build("integer", data.astype(np.int32)), ctx)
     if ctx.raw == "js":
         return "(new Uint8Array(" + "[" + ",".join(map(str, data.tolist())) + "]))"
-    return dispatch.encode(character_from(np.array([base64_lines(data.tobytes())], dtype=object)), ctx)
+    return ctx.encode(character_from(np.array([base64_lines(data.tobytes())], dtype=object)), ctx)
 
 
 def _as_text(value: RValue) -> str:

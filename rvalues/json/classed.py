@@ -6,32 +6,37 @@ from typing import Any
 
 import numpy as np
 
+import rvalues.json.time_cells as time_cells  # a module: its threshold is read when called (tests change it)
 from rvalues._speedups import writer as compiled
 from rvalues.format.datetime import (
-    Pieces,
     dense_codes,
     epoch_ms,
     format_date,
     format_posixct,
     join_pieces,
-    posixct_clock,
-    posixct_pieces,
     unshown_text,
 )
-from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
-from rvalues.json.atomic import array_text, character_from, character_na_token, encode_coded_strings, finish
+from rvalues.format.timezones import tzone_of
+from rvalues.json.atomic import (
+    array_text,
+    character_from,
+    character_na_token,
+    compiled_array,
+    encode_coded_strings,
+    finish,
+)
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, prefix_tokens
 from rvalues.json.frames import encode_frame
 from rvalues.json.options import JsonliteError
 from rvalues.json.posixlt import posixlt_seconds, posixlt_text
 from rvalues.json.strings import escape_array
+from rvalues.json.time_cells import coded_cell, quoted_pieces
 from rvalues.model.build import build
 from rvalues.model.classes import implicit_class
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.na import NA_INTEGER, NA_REAL
-from rvalues.model.timezones import tzone_of
+from rvalues.na import NA_INTEGER, NA_REAL
 
 
 def _double(values: np.ndarray, names: Any = None) -> Any:
@@ -45,7 +50,7 @@ _FEW_CODES = 64  # fewer codes are read in plain Python: numpy's per-call cost w
 def encode_factor(x: Any, ctx: Ctx) -> Any:
     """The labels as strings, or with factor="integer" the codes."""
     if ctx.factor == "integer":
-        return dispatch.encode(x, ctx.but(keep_vec_names=False), implicit_class(x))
+        return ctx.encode(x, ctx.but(keep_vec_names=False), implicit_class(x))
     levels = x.attributes.get("levels")
     table = _NO_LEVELS if levels is None else levels.data
     names = x.attributes.get("names") if ctx.keep_vec_names else None
@@ -56,7 +61,7 @@ def encode_factor(x: Any, ctx: Ctx) -> Any:
     if names is None or not len(names.data):
         return encode_coded_strings(codes, table, ctx)
     labels = np.append(table, [None])[codes]
-    return dispatch.encode(character_from(labels, names), ctx)
+    return ctx.encode(character_from(labels, names), ctx)
 
 
 def encode_date(x: Any, ctx: Ctx) -> Any:
@@ -67,11 +72,11 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
     if ctx.date == "epoch":
         if x.r_type == "integer":
             bare = build("integer", x.data, None if names is None else {"names": names})
-            return dispatch.encode(bare, child)
-        return dispatch.encode(_double(x.data, names), child)
+            return ctx.encode(bare, child)
+        return ctx.encode(_double(x.data, names), child)
     if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > INT_MAX).any():
-        return dispatch.encode(character_from(format_date(data), names), child)
-    if ctx.collapse and len(data) > _FEW_CODES and x.r_type == "double":
+        return ctx.encode(character_from(format_date(data), names), child)
+    if x.r_type == "double" and compiled_array(len(data), _FEW_CODES, ctx):
         text = array_text(compiled.date_cells(data, character_na_token(child)), ctx)
         if text is not None:
             return text
@@ -107,23 +112,20 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
     if ctx.posixt == "mongo":
         return _mongo(seconds, ctx.but(prefix=None, list_tokens=False), names)
     if ctx.posixt == "epoch":
-        return dispatch.encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
+        return ctx.encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
     if x.r_type == "list":
         text = posixlt_text(x, ctx.posixt)
     elif not (ctx.keep_vec_names and names is not None and len(names.data)):
         return _posixct_strings(seconds, tzone, ctx)
     else:
         text = format_posixct(seconds, tzone, ctx.posixt)
-    return dispatch.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
-
-
-_FEW_TIMES = 16
+    return ctx.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
 
 
 def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     """The character method for ``format(x)``: date-time text needs no escaping, so the quotes
     (and ``ctx.prefix``) go on the few distinct day and time labels instead of on every element."""
-    if len(seconds) <= _FEW_TIMES:  # plain Python: numpy's per-call cost dominates
+    if len(seconds) <= time_cells.FEW_TIMES:  # plain Python: numpy's per-call cost dominates
         prefix, na = ctx.prefix or "", character_na_token(ctx)
         na_token = None if na is None else prefix + na
         few = [
@@ -131,11 +133,11 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
             for text in format_posixct(seconds, tzone, ctx.posixt).tolist()
         ]
         return finish(few, ctx, prefixed=True)
-    if ctx.collapse and ctx.prefix is None:
-        text = array_text(_coded_cell(seconds, tzone, ctx), ctx)
+    if ctx.prefix is None and compiled_array(len(seconds), time_cells.FEW_TIMES, ctx):
+        text = array_text(coded_cell(seconds, tzone, ctx), ctx)
         if text is not None:
             return text
-    shown, pieces = _quoted_pieces(seconds, tzone, ctx)
+    shown, pieces = quoted_pieces(seconds, tzone, ctx)
     if shown.all():
         return finish(join_pieces(pieces), ctx, prefixed=True)
     tokens = np.empty(len(seconds), dtype=object)
@@ -144,46 +146,6 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     others = escape_array(unshown_text(seconds[~shown]), na)
     tokens[~shown] = prefix_tokens(others, ctx.prefix)
     return finish(tokens, ctx, prefixed=True)
-
-
-def _quoted_pieces(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> tuple[np.ndarray, Pieces]:
-    """``posixct_pieces`` with the quotes (and ``ctx.prefix``) on the first and last labels."""
-    shown, pieces = posixct_pieces(seconds, tzone, ctx.posixt)
-    lead = (ctx.prefix or "") + '"'
-    (first, first_codes), *rest = pieces
-    pieces = [(np.add(lead, first), first_codes), *rest]
-    last, last_codes = pieces[-1]
-    pieces[-1] = (np.add(last, '"'), last_codes)
-    return shown, pieces
-
-
-def date_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
-    """A Date column's cells (data-frame rows) for the compiled writer, or None."""
-    if ctx.date == "epoch" or x.r_type != "double":
-        return None
-    return compiled.date_cells(x.data, character_na_token(ctx.but(always_decimal=False)))
-
-
-def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
-    """A POSIXct column's cells (data-frame rows) for the compiled writer: its text as coded pieces,
-    written without a string per element (None where :func:`encode_posixt` takes another way)."""
-    if x.r_type == "list" or ctx.posixt in ("mongo", "epoch") or len(x.data) <= _FEW_TIMES:
-        return None
-    return _coded_cell(np.asarray(x.data, dtype=np.float64), tzone_of(x.attributes), ctx)
-
-
-def _coded_cell(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> compiled.Cell | None:
-    if not compiled.available():
-        return None
-    shown, days, times = posixct_clock(seconds, tzone, ctx.posixt)
-    others = np.empty(len(seconds), dtype=object)
-    if not shown.all():
-        others[~shown] = escape_array(unshown_text(seconds[~shown]), character_na_token(ctx))
-    cell = compiled.clock_cells(shown, days, times, ctx.posixt == "ISO8601", others)
-    if cell is not None:
-        return cell
-    shown, pieces = _quoted_pieces(seconds, tzone, ctx.but(prefix=None))
-    return compiled.coded_cells(pieces, shown, others)
 
 
 def _vector_row_names(names: Any, n: int) -> Any:
@@ -218,9 +180,7 @@ def _mongo(seconds: np.ndarray, ctx: Ctx, names: Any = None) -> Any:
         # `tmp[is.na(x)] <- ...` extends tmp to the length of its logical subscript
         tmp += [None] * (len(seconds) - len(tmp))
     if len(missing):
-        na_token = dispatch.encode(
-            build("character", np.array([None], dtype=object)), ctx.but(collapse=False)
-        )
+        na_token = ctx.encode(build("character", np.array([None], dtype=object)), ctx.but(collapse=False))
         na_token = na_token[0] if isinstance(na_token, np.ndarray) else na_token
         for i in missing.tolist():
             while len(tmp) <= i:

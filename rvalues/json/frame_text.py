@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from rvalues._speedups import writer as compiled
-from rvalues.json import classed, dispatch  # modules: both import frames, which imports this one
 from rvalues.json.atomic import character_na_token
 from rvalues.json.collapse import row_delimiters
 from rvalues.json.context import Ctx
+from rvalues.json.methods import builtin_method
+from rvalues.json.time_cells import date_cell, posixct_cell
 from rvalues.model.build import build
 from rvalues.model.classed import Date, POSIXct
 from rvalues.model.classes import r_class
@@ -108,12 +109,12 @@ def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
     if kind is None or "dim" in column.attributes:
         return None
     cls = r_class(column)[0]
-    if dispatch.METHODS.get(cls) is not dispatch.BUILTIN_METHODS.get(cls):
+    if not builtin_method(cls):
         return None  # a user's encoder
     if kind == "POSIXct":
-        return classed.posixct_cell(column, ctx) if cls == "POSIXct" else None
+        return posixct_cell(column, ctx) if cls == "POSIXct" else None
     if kind == "Date":
-        return classed.date_cell(column, ctx) if cls == "Date" else None
+        return date_cell(column, ctx) if cls == "Date" else None
     if "class" in column.attributes:
         return None
     data = column.data
@@ -127,7 +128,7 @@ def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
 
 
 def _tokens(column: Any, ctx: Ctx, nrow: int) -> np.ndarray | None:
-    out = dispatch.encode(column, ctx)
+    out = ctx.encode(column, ctx)
     out = np.array([out], dtype=object) if isinstance(out, str) or out is None else out
     return out if isinstance(out, np.ndarray) and out.dtype == object and len(out) == nrow else None
 

@@ -1,0 +1,290 @@
+"""The demo MCP server: five read-only tools over the Palmer penguins data (``mcplite/data/``).
+
+Serve it with ``mcplite demo`` or ``python -m mcplite``. Every tool is a plain function too, so it
+can be called directly; R values come back, as an R server's tools would return them:
+
+>>> rows = filter_rows("body_mass_g", ">=", 6000)
+>>> rows.row_names, rows.columns["sex"]
+([1] 170 186 230 270, [1] male male male male
+Levels: female male)
+>>> column_stats("bill_depth_mm")["n"]
+[x] 342
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import operator
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, Literal
+
+import pandas as pd
+
+import rvalues as rv
+from mcplite import Context, McpServer, ToolAnnotations, content_image, content_text, tool_result
+from mcplite.protocol.types import CallToolResult
+
+Operator = Literal["==", "!=", "<", "<=", ">", ">="]
+Stat = Literal["mean", "median", "min", "max", "count"]
+
+#: The columns read as factors and as integers, as in R's ``palmerpenguins::penguins``.
+FACTORS = ("species", "island", "sex")
+INTEGERS = ("flipper_length_mm", "body_mass_g", "year")
+
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+#: The output schema of ``column_stats``: every value is a JSON scalar (unboxed, NA never occurs).
+COLUMN_STATS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "the column"},
+        "n": {"type": "integer", "description": "number of non-missing values"},
+        "missing": {"type": "integer", "description": "number of NA values"},
+        "mean": {"type": "number", "description": "mean of the non-missing values"},
+        "sd": {"type": "number", "description": "standard deviation (n - 1 denominator), as R's sd()"},
+    },
+    "required": ["name", "n", "missing", "mean", "sd"],
+    "additionalProperties": False,
+}
+
+INSTRUCTIONS = (
+    "Tools over the Palmer penguins data (344 penguins, 8 columns; NA marks missing values). "
+    "Start with describe_data to see the columns."
+)
+
+
+# -- the data -------------------------------------------------------------------------------------
+
+
+@functools.cache
+def penguins_pandas() -> pd.DataFrame:
+    """The data as pandas reads it, once: factors as categoricals, integer columns as ``Int64``.
+
+    >>> penguins_pandas().shape
+    (344, 8)
+    """
+    dtypes = {name: "category" for name in FACTORS} | {name: "Int64" for name in INTEGERS}
+    with resources.files("mcplite").joinpath("data").joinpath("penguins.csv").open("rb") as file:
+        return pd.read_csv(file, dtype=dtypes, na_values=["NA"], keep_default_na=False)
+
+
+@functools.cache
+def penguins() -> rv.DataFrame:
+    """The data as an R data frame (``palmerpenguins::penguins``, as a plain data.frame).
+
+    >>> [str(c.r_class[0]) for c in penguins().columns.values()][:3]
+    ['factor', 'factor', 'numeric']
+    """
+    return _r_frame(penguins_pandas())
+
+
+def _r_frame(frame: Any) -> rv.DataFrame:
+    """An R data frame from a pandas one (or an R data frame checked as such)."""
+    value = frame if isinstance(frame, rv.RValue) else rv.from_pandas(frame)
+    assert isinstance(value, rv.DataFrame)
+    return value
+
+
+def _column(name: str) -> pd.Series:
+    """A column by name; an unknown name is a ``ValueError`` listing the columns."""
+    frame = penguins_pandas()
+    if name not in frame.columns:
+        raise ValueError(f"unknown column {name!r}; the columns are: {', '.join(frame.columns)}")
+    return frame[name]
+
+
+def _is_factor(values: pd.Series) -> bool:
+    return isinstance(values.dtype, pd.CategoricalDtype)
+
+
+def _numeric_column(name: str) -> pd.Series:
+    """A numeric column by name; a factor is a ``ValueError``."""
+    values = _column(name)
+    if _is_factor(values):
+        numeric = [str(c) for c in penguins_pandas().columns if not _is_factor(penguins_pandas()[c])]
+        raise ValueError(
+            f"column {name!r} is a factor, not numeric; the numeric columns are: {', '.join(numeric)}"
+        )
+    return values
+
+
+# -- the tools ------------------------------------------------------------------------------------
+
+
+def describe_data() -> rv.DataFrame:
+    """Describe the Palmer penguins data (344 penguins): one row per column with its R class,
+    its number of NAs and, for numeric columns, the min, mean and max of the non-missing values.
+
+    The min, mean and max of a factor are NA, so they are left out of its JSON row.
+    """
+    frame = penguins_pandas()
+    classes = [str(column.r_class[0]) for column in penguins().columns.values()]
+    numeric = {name: frame[name].dropna() for name in frame.columns if not _is_factor(frame[name])}
+    described = rv.data_frame_from_pairs(
+        [
+            ("column", rv.Character([str(name) for name in frame.columns])),
+            ("class", rv.Character(classes)),
+            ("missing", rv.Integer([int(frame[name].isna().sum()) for name in frame.columns])),
+            ("min", rv.Double([_stat(numeric, name, "min") for name in frame.columns])),
+            ("mean", rv.Double([_stat(numeric, name, "mean") for name in frame.columns])),
+            ("max", rv.Double([_stat(numeric, name, "max") for name in frame.columns])),
+        ]
+    )
+    return _r_frame(described)
+
+
+def _stat(numeric: dict[str, pd.Series], name: str, stat: str) -> float | None:
+    """A statistic of a numeric column as a float, None (NA) for a factor."""
+    return float(numeric[name].agg(stat)) if name in numeric else None
+
+
+def filter_rows(column: str, op: Operator, value: float | str, limit: int = 20) -> rv.DataFrame:
+    """The penguins where "column op value" holds (at most limit rows), as R's subset() returns
+    them: rows where the column is NA are left out. The factor columns species, island and sex take
+    == and != with a label such as "Adelie"; the other columns are numeric.
+
+    Row names are the original row numbers, as subset() keeps them.
+    """
+    if limit < 0:
+        raise ValueError(f"limit must be 0 or more, not {limit}")
+    values = _column(column)
+    target = _comparable(column, values, op, value)
+    keep = _OPERATORS[op](values, target)
+    keep = keep.fillna(False).astype(bool) & values.notna()
+    matched = penguins_pandas()[keep].head(limit)
+    matched.index = matched.index + 1  # R's row numbers, which subset() keeps
+    return _r_frame(matched)
+
+
+def _comparable(column: str, values: pd.Series, op: str, value: float | str) -> Any:
+    """The value to compare a column with, checked against the column's type."""
+    if _is_factor(values):
+        levels = ", ".join(str(level) for level in values.cat.categories)
+        if op not in ("==", "!="):
+            raise ValueError(f"{op!r} is not meaningful for factors: column {column!r} has levels {levels}")
+        if not isinstance(value, str):
+            raise ValueError(
+                f"column {column!r} is a factor; compare it with a label ({levels}), not {value!r}"
+            )
+        return value
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            raise ValueError(
+                f"column {column!r} is numeric; compare it with a number, not {value!r}"
+            ) from None
+    return value
+
+
+def summarize_by_group(column: str, ctx: Context, by: str = "species", stat: Stat = "mean") -> rv.DataFrame:
+    """A statistic of a column for each group of another column (by default species), as a
+    table of group and value; NAs in either column are removed first. count also works on factors.
+
+    Progress is reported once per group; a cancelled call stops between groups.
+    """
+    values, groups = _column(column), _column(by)
+    if stat != "count" and _is_factor(values):
+        values = _numeric_column(column)  # raises: a factor has no mean
+    keep = values.notna() & groups.notna()
+    grouped = list(values[keep].groupby(groups[keep], observed=True, sort=True))
+    labels, results = [], []
+    for done, (label, part) in enumerate(grouped, start=1):
+        ctx.check_cancelled()
+        labels.append(label)
+        results.append(len(part) if stat == "count" else part.agg(stat))
+        ctx.report_progress(done, total=len(grouped), message=f"{by} = {label}")
+    group = pd.Categorical(labels, categories=groups.cat.categories) if _is_factor(groups) else labels
+    columns = {"group": pd.Series(group, dtype=groups.dtype), "value": _stat_values(results, stat, values)}
+    return _r_frame(pd.DataFrame(columns))
+
+
+def _stat_values(results: list[Any], stat: str, values: pd.Series) -> pd.Series:
+    """Statistics in R's type: count integer, mean and median double, min and max the column's type."""
+    if stat == "count":
+        return pd.Series(results, dtype="Int64")
+    if stat in ("min", "max"):
+        return pd.Series(results, dtype=values.dtype)
+    return pd.Series(results, dtype="float64")
+
+
+def plot_histogram(column: str, bins: int = 20) -> CallToolResult:
+    """A histogram of a numeric column of the penguins data as a PNG image, with a caption
+    (NAs removed).
+
+    Needs matplotlib; without it the result is an error saying so.
+    """
+    if not 1 <= bins <= 200:
+        raise ValueError(f"bins must be between 1 and 200, not {bins}")
+    values = _numeric_column(column)
+    present = values.dropna().to_numpy(dtype=float)
+    try:
+        png = _histogram_png(present, column, bins)
+    except ImportError:
+        message = "plot_histogram needs matplotlib, which is not installed: pip install matplotlib"
+        return tool_result(content_text(message), is_error=True)
+    caption = (
+        f"Histogram of {column}: {len(present)} values in {bins} bins from {present.min():g} "
+        f"to {present.max():g} ({len(values) - len(present)} NA removed)."
+    )
+    return tool_result([content_image(png, "image/png"), content_text(caption)])
+
+
+def _histogram_png(values: Any, column: str, bins: int) -> bytes:
+    """The PNG bytes of a histogram, drawn with matplotlib's Agg canvas (no pyplot, no global state)."""
+    # matplotlib is slow to import and only this tool draws: load it on the first histogram
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6, 4), dpi=100)
+    FigureCanvasAgg(figure)
+    axes = figure.subplots()
+    axes.hist(values, bins=bins, color="#4C72B0", edgecolor="white")
+    axes.set(title=f"Histogram of {column}", xlabel=column, ylabel="count")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def column_stats(column: str) -> dict[str, Any]:
+    """Summary statistics of a numeric column of the penguins data: the number of non-missing
+    values, the number of NAs, and the mean and standard deviation of the non-missing values.
+
+    Returned as structured content (see :data:`COLUMN_STATS_SCHEMA`); unboxed, so that the values
+    stay JSON scalars whatever the payload options say.
+    """
+    values = _numeric_column(column)
+    present = values.dropna().astype("float64")
+    if len(present) < 2:
+        raise ValueError(f"column {column!r} has fewer than 2 non-missing values")
+    return {
+        "name": rv.unbox(column),
+        "n": rv.unbox(len(present)),
+        "missing": rv.unbox(len(values) - len(present)),
+        "mean": rv.unbox(float(present.mean())),
+        "sd": rv.unbox(float(present.std(ddof=1))),
+    }
+
+
+# -- the server -----------------------------------------------------------------------------------
+
+
+def build_server() -> McpServer:
+    """The demo server, with its five tools registered (the data is read on the first call)."""
+    server = McpServer("penguins", version=rv.__version__, instructions=INSTRUCTIONS)
+    hints = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+    server.tool(title="Describe the data", annotations=hints)(describe_data)
+    server.tool(title="Filter rows", annotations=hints)(filter_rows)
+    server.tool(title="Summarize by group", annotations=hints)(summarize_by_group)
+    server.tool(title="Plot a histogram", annotations=hints)(plot_histogram)
+    server.tool(title="Column statistics", annotations=hints, output_schema=COLUMN_STATS_SCHEMA)(column_stats)
+    return server

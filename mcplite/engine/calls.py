@@ -1,0 +1,122 @@
+"""``tools/call``: bind the arguments, run the tool (sync tools in the server's workers), and write
+its result as the response line, the structured JSON spliced in as the bytes it was written as.
+
+A tool's failure is a tool execution error (``isError``) the model can read; a value that cannot be
+sent is one too. Arguments that do not fit are a tool execution error from 2025-11-25 (so the model
+can correct itself) and a JSON-RPC error before.
+
+>>> error_result("no file '\\udcff.txt'").content[0].text
+"no file '\\\\udcff.txt'"
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+from mcplite.engine.handlers import Request, Written
+from mcplite.engine.lines import result_line
+from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError, is_request_id
+from mcplite.protocol.projection import result_parts
+from mcplite.protocol.types import CallToolResult, TextContent
+from mcplite.protocol.versions import LOG_LEVEL_KEY, LOG_LEVELS, since
+from mcplite.tools.arguments import ArgumentError
+from mcplite.tools.context import Context
+from mcplite.tools.registry import RegisteredTool
+
+log = logging.getLogger("mcplite.server")
+
+
+def error_result(text: str) -> CallToolResult:
+    """A tool execution error: ``isError`` with the message as text.
+
+    Messages can hold what is not Unicode (a file name decoded with surrogateescape): such
+    characters are written as backslash escapes, so the error still reaches the client.
+    """
+    readable = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return CallToolResult([TextContent(readable)], is_error=True)
+
+
+def written(result: CallToolResult, version: str) -> Written:
+    """A result as ``version`` carries it, its structured JSON as the bytes it was written as."""
+    wire, encoded = result_parts(result, version)
+    return Written(wire, {} if encoded is None else {"structuredContent": encoded.text.encode("utf-8")})
+
+
+def call_tool(request: Request) -> Awaitable[bytes]:
+    """The handler of ``tools/call``: check the request at once, then run the call as a task."""
+    params = request.params
+    name = params.get("name")
+    if not isinstance(name, str):
+        raise RpcError(INVALID_PARAMS, "Invalid params: tools/call needs name (the tool's name, a string)")
+    arguments = params.get("arguments")
+    if arguments is not None and not isinstance(arguments, dict):
+        raise RpcError(INVALID_PARAMS, f"Invalid params: the arguments of {name} must be an object")
+    tool = request.engine.tools.get(name)
+    if tool is None:
+        raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+    return _call(request, tool, arguments or {})
+
+
+def _context(request: Request) -> Context:
+    meta = request.meta
+    token = meta.get("progressToken")
+    if request.era == "modern":
+        level = meta.get(LOG_LEVEL_KEY)
+    else:
+        level = request.session.log_level or LOG_LEVELS[0]
+    return Context(
+        request_id=request.id,
+        protocol_version=request.version,
+        notify=request.notify,
+        progress_token=token if is_request_id(token) else None,
+        log_level=level,
+        cancelled=request.cancelled,
+    )
+
+
+async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> bytes:
+    version = request.version
+    try:
+        kwargs = tool.bind(arguments)
+    except ArgumentError as err:
+        message = f"Invalid arguments for tool {tool.name}: {err}"
+        if since(version, "2025-11-25"):
+            return result_line(request, written(error_result(message), version))
+        raise RpcError(INVALID_PARAMS, message) from None
+    context = _context(request)
+    workers = request.engine.workers
+    if tool.is_async:
+        try:
+            value = await tool.call_async(kwargs, context)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            return result_line(request, written(_failure(tool, err), version))
+        return await workers.run(_finish, request, tool, value)
+    return await workers.run(_run_sync, request, tool, kwargs, context)
+
+
+def _run_sync(request: Request, tool: RegisteredTool, kwargs: dict[str, Any], context: Context) -> bytes:
+    try:
+        value = tool.call_sync(kwargs, context)
+    except Exception as err:
+        return result_line(request, written(_failure(tool, err), request.version))
+    return _finish(request, tool, value)
+
+
+def _finish(request: Request, tool: RegisteredTool, value: Any) -> bytes:
+    """The response line of a tool's return value (in a worker thread: encoding stays off the loop)."""
+    try:
+        result = tool.to_result(value, request.options)
+    except Exception as err:
+        log.warning("tool %s returned a value that cannot be sent: %s", tool.name, err)
+        result = error_result(f"Tool {tool.name} returned a value that cannot be sent: {err}")
+    return result_line(request, written(result, request.version))
+
+
+def _failure(tool: RegisteredTool, error: Exception) -> CallToolResult:
+    log.warning("tool %s raised %s", tool.name, type(error).__name__, exc_info=error)
+    return error_result(str(error) or type(error).__name__)

@@ -1,0 +1,234 @@
+"""The handler table: every MCP method a server answers is one :class:`Method` in one table.
+
+A handler is a function of one :class:`Request`. It returns the result object (a dict of wire
+values, or :class:`Written` when some members are JSON written already), or an awaitable of one:
+then the request runs as its own task, which ``notifications/cancelled`` can cancel. It raises
+:class:`~mcplite.protocol.jsonrpc.RpcError` to answer with a JSON-RPC error. From 2026-07-28
+every result is stamped ``resultType: "complete"`` with the server's identity in ``_meta``; the
+handler does not do it.
+
+Adding a method is one registration; the transports, ``testing.Client`` and the capabilities the
+server announces all follow the table:
+
+>>> table = HandlerTable()
+>>> @table.handler("example/echo", capability=("example", {}))
+... def echo(request: Request) -> dict[str, Any]:
+...     return {"echo": request.params.get("text")}
+>>> table.find("example/echo", "modern").name, table.capabilities()
+('example/echo', {'example': {}})
+
+On a server: ``server.handlers.register("example/echo", echo)`` (or ``@server.handlers.handler(...)``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+from mcplite.engine.workers import Workers
+from mcplite.protocol.jsonrpc import RequestId
+from mcplite.protocol.messages import Implementation
+from mcplite.tools.registry import ToolRegistry
+from rvalues.json import JsonOptions
+
+Era = Literal["legacy", "modern"]
+"""How a request is served: after an ``initialize`` handshake, or stateless (2026-07-28)."""
+
+BOTH_ERAS: frozenset[Era] = frozenset({"legacy", "modern"})
+
+Notify = Callable[[str, dict[str, Any]], None]
+"""Send a notification (method, params) to the client of one request; safe from any thread."""
+
+
+@attrs.frozen
+class Written:
+    """A result object whose members in ``raw`` are JSON written already: they go into the response
+    line as bytes, never parsed or escaped again (``result`` holds the other members)."""
+
+    result: dict[str, Any]
+    raw: dict[str, bytes]
+
+
+Result: TypeAlias = "dict[str, Any] | Written"
+Reply: TypeAlias = "Result | Awaitable[Result | bytes]"
+"""What a handler returns: a result, or an awaitable of one (or of the whole response line, written
+already with :func:`mcplite.engine.lines.result_line`, as ``tools/call`` does off the event loop)."""
+
+
+class Session:
+    """What one connection remembers between requests: the legacy version agreed with
+    ``initialize`` (None before it) and the log level set with ``logging/setLevel``."""
+
+    def __init__(self) -> None:
+        self.legacy_version: str | None = None
+        self.log_level: str | None = None
+
+
+@attrs.frozen
+class Request:
+    """One request as its handler sees it.
+
+    ``version`` is the protocol version it is served under and ``era`` how; ``options`` the payload
+    options in force when it arrived (read once, there); ``cancelled`` is set when the client
+    cancels it; ``notify`` sends the client a notification tied to it (nothing once cancelled).
+    """
+
+    id: RequestId
+    method: str
+    params: dict[str, Any]
+    version: str
+    era: Era
+    engine: Engine
+    session: Session
+    options: JsonOptions
+    notify: Notify
+    cancelled: threading.Event = attrs.field(factory=threading.Event)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """``params._meta`` (``{}`` when absent or not an object)."""
+        meta = self.params.get("_meta")
+        return meta if isinstance(meta, dict) else {}
+
+
+Handler = Callable[[Request], Reply]
+
+
+@attrs.frozen
+class Method:
+    """One entry of the table: a method's handler, the eras it is served in, and what it adds to
+    the capabilities (``(key, value)``, or None).
+
+    ``name_param``: the parameter the 2026-07-28 ``Mcp-Name`` HTTP header mirrors (``tools/call``:
+    ``name``; ``resources/read``: ``uri``; ``prompts/get``: ``name``).
+    ``before_initialize``: a legacy client may send it before ``initialize`` (``ping``).
+    ``opens_session``: it is the legacy handshake itself, answered before any version is agreed.
+    """
+
+    name: str
+    handler: Handler
+    eras: frozenset[Era] = BOTH_ERAS
+    capability: tuple[str, dict[str, Any]] | None = None
+    name_param: str | None = None
+    before_initialize: bool = False
+    opens_session: bool = False
+
+
+class HandlerTable:
+    """The methods a server answers, by name (``dict[str, Method]``)."""
+
+    def __init__(self, methods: Iterable[Method] = ()) -> None:
+        self._methods: dict[str, Method] = {}
+        for method in methods:
+            self.add(method)
+
+    def add(self, method: Method) -> Method:
+        """Add a method (replacing one of the same name)."""
+        self._methods[method.name] = method
+        return method
+
+    def register(
+        self,
+        name: str,
+        handler: Handler,
+        *,
+        eras: Iterable[Era] = BOTH_ERAS,
+        capability: tuple[str, dict[str, Any]] | None = None,
+        name_param: str | None = None,
+        before_initialize: bool = False,
+        opens_session: bool = False,
+    ) -> Method:
+        """Register ``handler`` for ``name``: the one step that makes a server answer a new method
+        (the other fields are :class:`Method`'s)."""
+        method = Method(
+            name,
+            handler,
+            frozenset(eras),
+            capability=capability,
+            name_param=name_param,
+            before_initialize=before_initialize,
+            opens_session=opens_session,
+        )
+        return self.add(method)
+
+    def handler(
+        self,
+        name: str,
+        *,
+        eras: Iterable[Era] = BOTH_ERAS,
+        capability: tuple[str, dict[str, Any]] | None = None,
+        name_param: str | None = None,
+    ) -> Callable[[Handler], Handler]:
+        """:meth:`register` as a decorator: ``@table.handler("resources/list", capability=...)``."""
+
+        def register(function: Handler) -> Handler:
+            self.register(name, function, eras=eras, capability=capability, name_param=name_param)
+            return function
+
+        return register
+
+    def find(self, name: str, era: Era | None = None) -> Method | None:
+        """The method called ``name`` (served in ``era``, if given), or None."""
+        method = self._methods.get(name)
+        if method is None or (era is not None and era not in method.eras):
+            return None
+        return method
+
+    @property
+    def methods(self) -> Mapping[str, Method]:
+        return dict(self._methods)
+
+    def capabilities(self) -> dict[str, Any]:
+        """The server's capabilities, from what its methods declare."""
+        found: dict[str, Any] = {}
+        for method in self._methods.values():
+            if method.capability is not None:
+                key, value = method.capability
+                found[key] = {**found.get(key, {}), **value}
+        return found
+
+
+class Engine:
+    """What every connection of one server shares: its identity, tools, handler table, workers and
+    limits. Transports are handed an engine (and make a connection per client), never the
+    :class:`~mcplite.McpServer` facade.
+
+    ``workers`` run sync tools off the event loop.
+    """
+
+    def __init__(
+        self,
+        server_info: Implementation,
+        handlers: HandlerTable,
+        tools: ToolRegistry,
+        workers: Workers,
+        *,
+        instructions: str | None = None,
+        cache_ttl_ms: int = 60_000,
+        max_message_size: int = 16 * 2**20,
+    ) -> None:
+        self.server_info = server_info
+        self.handlers = handlers
+        self.tools = tools
+        self.workers = workers
+        self.instructions = instructions
+        self.cache_ttl_ms = cache_ttl_ms
+        self.max_message_size = max_message_size
+        self._server_info_wire: dict[str, dict[str, Any]] = {}
+
+    def capabilities(self) -> dict[str, Any]:
+        """What this server offers, from its handler table."""
+        return self.handlers.capabilities()
+
+    def server_info_wire(self, protocol_version: str) -> dict[str, Any]:
+        """``serverInfo`` as ``protocol_version`` writes it (made once per version; do not change it)."""
+        found = self._server_info_wire.get(protocol_version)
+        if found is None:
+            found = self._server_info_wire[protocol_version] = self.server_info.to_wire(protocol_version)
+        return found
+
+    def __repr__(self) -> str:
+        return f"Engine({self.server_info.name!r}, methods={list(self.handlers.methods)})"

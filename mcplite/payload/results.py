@@ -1,0 +1,86 @@
+"""Tool results: ``tool_result()`` (explicit content, structured data) and ``as_tool_result()`` (any value).
+
+A result is built at once, under the payload options in force: its structured content is
+encoded and checked when it is built, and the generated text fallback is that same JSON.
+
+>>> from rvalues import r_list
+>>> r = tool_result(structured_content=r_list(ok=True))
+>>> r.content[0].text, r.structured_content
+('{"ok":true}', {'ok': True})
+>>> as_tool_result("done").content[0].text
+'done'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcplite.payload.returned import encode_structured, ordinary_text
+from mcplite.payload.rjson import options_in_force
+from mcplite.protocol.checks import shown
+from mcplite.protocol.types import ABSENT, CONTENT_TYPES, CallToolResult, TextContent
+from rvalues import NULL
+from rvalues.json import JsonOptions
+
+
+def _content_list(content: Any) -> list[Any]:
+    if isinstance(content, CONTENT_TYPES):
+        return [content]
+    if not isinstance(content, (list, tuple)):
+        raise TypeError(
+            "tool_result: content must be a content block or a list of them (content_text(), ...), "
+            f"not {shown(content)}"
+        )
+    for i, block in enumerate(content):
+        if not isinstance(block, CONTENT_TYPES):
+            hint = "; wrap text with content_text()" if isinstance(block, str) else ""
+            raise TypeError(f"tool_result: content[{i}] must be a content block, not {shown(block)}{hint}")
+    return list(content)
+
+
+def tool_result(
+    content: Any = None,
+    *,
+    structured_content: Any = NULL,
+    is_error: bool = False,
+    meta: dict[str, Any] | None = None,
+    options: JsonOptions | None = None,
+) -> CallToolResult:
+    """An explicit tool result.
+
+    ``content`` is a content block or a list of them. ``structured_content`` is any value
+    (R value, Python data, numpy, pandas); ``None``/NULL means no structured-content field. When
+    structured content is given and content is not, the content is one text block holding the
+    structured JSON. ``meta`` is the result's ``_meta`` (plain JSON, fixed encoding). The payload
+    options are those in force, read once here (``options``: read already by the caller).
+
+    >>> tool_result(structured_content=[]).structured_content
+    {}
+    >>> tool_result().content
+    []
+    """
+    blocks = None if content is None else _content_list(content)
+    encoded = encode_structured(structured_content, options or options_in_force())
+    if blocks is None:
+        blocks = [] if encoded is None else [TextContent(encoded.text)]
+    return CallToolResult(
+        blocks, structured_content=ABSENT if encoded is None else encoded, is_error=is_error, meta=meta
+    )
+
+
+def as_tool_result(value: Any, options: JsonOptions | None = None) -> CallToolResult:
+    """Turn what a tool returned into a result; a result passes through unchanged.
+
+    Anything else is an ordinary value: one text block (see
+    :func:`mcplite.payload.returned.ordinary_text`), under the payload options in force (read once
+    here; ``options``: read already by the caller).
+    Bare lists and dicts are ordinary values, never result objects.
+
+    >>> as_tool_result(None).content[0].text
+    '{}'
+    >>> as_tool_result([]).content[0].text
+    '[]'
+    """
+    if isinstance(value, CallToolResult):
+        return value
+    return CallToolResult([TextContent(ordinary_text(value, options or options_in_force()))])

@@ -1,0 +1,144 @@
+"""What a tool returned, as an R value, and as JSON under the payload options.
+
+A payload goes Python value -> R value (:func:`to_r`) -> JSON through rvalues' jsonlite-exact
+layer (:func:`mcplite.payload.rjson.encode_json`), under the payload options the caller read once
+(:func:`mcplite.payload.rjson.options_in_force`) and passes in. The structured JSON is written once
+and checked once (:func:`mcplite.payload.rjson.encoded_json`), never read back. jsonlite ``json``
+objects are never inserted as raw JSON: they stay strings (:func:`strip_json_class`).
+
+>>> encode_structured({"ok": True}, options_in_force())
+EncodedJson('{"ok":true}')
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from mcplite.payload.converter import converter
+from mcplite.payload.rjson import encode_json, encoded_json, options_in_force, strip_json_class
+from mcplite.protocol.types import EncodedJson
+from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
+from rvalues.convert import has_converter
+from rvalues.json import JsonOptions
+from rvalues.json.plain import can_encode_plain, encode_plain
+from rvalues.model.strings import clip, shorten
+
+_PLAIN = (type(None), bool, int, float, complex, str, bytes, bytearray, memoryview, dt.date)
+
+
+def _is_numpy_or_pandas(value: Any) -> bool:
+    return type(value).__module__.partition(".")[0] in ("numpy", "pandas")
+
+
+def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
+    """The R value a returned Python object stands for.
+
+    R values pass through; dicts, lists and tuples become lists (element by element, a namedtuple
+    a named list, as :func:`rvalues.as_r` has it); numpy and pandas objects and Python scalars go
+    through :func:`rvalues.as_r`; any other object goes through the unstructure hook registered for
+    its class on :data:`mcplite.converter` (cattrs' defaults cover attrs classes and dataclasses).
+    Anything else is a ``TypeError``; so is nesting deeper than :data:`rvalues.MAX_DEPTH`.
+
+    >>> to_r({"a": [1, "x"]}).names
+    [1] "a"
+    """
+    if isinstance(value, RValue):
+        return value
+    if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
+        raise TypeError(
+            f"{clip(where)}: the value nests more than {MAX_DEPTH} levels deep (rvalues.MAX_DEPTH); "
+            "is it a structure that contains itself?"
+        )
+    if isinstance(value, Mapping):
+        pairs = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(
+                    f"{where}: dict keys must be str to become JSON names, not {type(key).__name__} "
+                    f"({shorten(key)})"
+                )
+            pairs.append((key, to_r(item, f"{where}[{shorten(key)}]", depth + 1)))
+        return List.from_pairs(pairs)
+    if isinstance(value, (list, tuple)):
+        elements = [to_r(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
+        fields = getattr(type(value), "_fields", None) if isinstance(value, tuple) else None
+        if fields is not None:
+            return List.from_pairs(list(zip(fields, elements, strict=True)))
+        return List(elements)
+    if not isinstance(value, _PLAIN) and not _is_numpy_or_pandas(value) and not has_converter(value):
+        unstructured = converter.unstructure(value)
+        if unstructured is not value and type(unstructured) is not type(value):
+            return to_r(unstructured, where, depth + 1)
+    try:
+        return as_r(value)
+    except RValueError as err:
+        raise TypeError(
+            f"{where}: {type(value).__module__}.{type(value).__qualname__} ({shorten(value)}) cannot be "
+            f"represented as JSON: {err}"
+        ) from None
+
+
+def is_bare_empty_list(x: RValue) -> bool:
+    """``list()`` or ``structure(list(), names = character())``: the structured root's ``{}``."""
+    return isinstance(x, List) and len(x) == 0 and set(x.attributes) <= {"names"}
+
+
+def _leaf(value: Any, where: str) -> RValue:
+    return strip_json_class(to_r(value, where))
+
+
+def encode_value_json(value: Any, where: str = "value", options: JsonOptions | None = None) -> str:
+    """The JSON text of what a returned Python object stands for (:func:`to_r`, then jsonlite).
+
+    Non-empty dicts, lists and tuples take the vectorized path of :mod:`rvalues.json.plain`
+    (the same bytes, without an R value per element); anything else goes through :func:`to_r`.
+
+    >>> encode_value_json([{"id": 1, "ok": True}, {"id": 2, "ok": None}])
+    '[{"id":1,"ok":true},{"id":2,"ok":null}]'
+    """
+    options = options or options_in_force()
+    if not can_encode_plain(value, options):
+        return encode_json(to_r(value, where), where, options)
+    try:
+        return encode_plain(value, options, _leaf, where)
+    except RValueError as err:
+        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+
+
+def encode_structured(value: Any, options: JsonOptions) -> EncodedJson | None:
+    """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
+    where = "structured_content"
+    if can_encode_plain(value, options):
+        return encoded_json(encode_value_json(value, where, options), where)
+    x = to_r(value, where)
+    if x is NULL:
+        return None
+    if is_bare_empty_list(x):
+        return EncodedJson("{}", {})
+    return encoded_json(encode_json(x, where, options), where)
+
+
+def ordinary_text(value: Any, options: JsonOptions | None = None) -> str:
+    """The text of an ordinary return value, as an R server would send it.
+
+    ``str`` is literal; a character vector is its elements joined with newlines (NA as ``NA``, as
+    R's ``paste`` gives); NULL is ``{}``; an unnamed empty list is ``[]``; anything else is JSON.
+
+    >>> ordinary_text(Character(["a", None]))
+    'a\\nNA'
+    """
+    if isinstance(value, str):
+        return value
+    options = options or options_in_force()
+    if can_encode_plain(value, options):
+        return encode_value_json(value, "return value", options)
+    x = to_r(value, "return value")
+    if isinstance(x, Character):
+        return "\n".join("NA" if s is None else s for s in x.data.tolist())
+    if x is NULL:
+        return "{}"
+    if isinstance(x, List) and len(x) == 0 and not x.attributes:
+        return "[]"
+    return encode_json(x, "return value", options)

@@ -1,0 +1,170 @@
+"""R values as JSON text under the payload options: the one way a payload is encoded.
+
+:func:`encode_json` writes an R value as jsonlite would (byte for byte, through rvalues), under
+the payload options read once at the boundary (:func:`options_in_force`) and passed down. The text
+is what goes on the wire: :func:`encoded_json` checks it once (no number beyond a double's range)
+without reading it back; :func:`read_back` reads it back where a JSON-ready value is wanted.
+
+>>> from rvalues import c, NA
+>>> encode_json(c(1.5, NA), options=options_in_force())
+'[1.5,"NA"]'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+import attrs
+
+from mcplite.payload.options import jsonlite_options
+from mcplite.protocol.types import EncodedJson
+from rvalues import Character, List, RValue, RValueError
+from rvalues.json import JsonOptions
+from rvalues.json.api import encode_with, read_json
+from rvalues.model.classes import explicit_class
+
+
+@attrs.frozen
+class Payload:
+    """A payload encoded once: the JSON-ready value and its exact JSON text (they agree)."""
+
+    data: Any
+    json: str
+
+
+_options_cache: dict[tuple[tuple[str, Any], ...], JsonOptions] = {}
+
+
+def options_in_force() -> JsonOptions:
+    """jsonlite's arguments under the payload options in force in this thread or task.
+
+    Read it once, where a request (or a public call) begins, and pass the result down.
+
+    >>> options_in_force().auto_unbox, options_in_force().null
+    (True, 'null')
+    """
+    key = tuple(jsonlite_options().items())  # its keys come in one order
+    found = _options_cache.get(key)
+    if found is None:
+        found = _options_cache[key] = JsonOptions(**dict(key))
+    return found
+
+
+def strip_json_class(x: RValue) -> RValue:
+    """Drop class ``json`` from character vectors (in lists too), so they stay JSON strings.
+
+    >>> strip_json_class(Character(['{"a":1}'], {"class": "json"})).attributes.get("class") is None
+    True
+    """
+    if isinstance(x, Character):
+        classes = explicit_class(x.attributes)
+        if "json" not in classes:
+            return x
+        rest = [c for c in classes if c != "json"]
+        return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
+    if isinstance(x, List) and len(x):
+        for e in x.data:  # a loop, not any(): a frame's few columns are checked on every call
+            if isinstance(e, List) or (isinstance(e, Character) and "class" in e.attributes):
+                break
+        else:
+            return x
+        elements = [strip_json_class(e) for e in x.data]
+        if all(new is old for new, old in zip(elements, x.data, strict=True)):
+            return x
+        return List(elements, dict(x.attributes))  # type: ignore[no-any-return]
+    return x
+
+
+def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = None) -> str:
+    """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte);
+    ``options``: those options, where the caller has read them already.
+
+    >>> from rvalues import c, NA
+    >>> encode_json(c(1.5, NA))
+    '[1.5,"NA"]'
+    """
+    try:
+        return encode_with(strip_json_class(x), options or options_in_force())
+    except RValueError as err:
+        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+
+
+def read_back(text: str, where: str = "value") -> Payload:
+    """The payload of a JSON text: its data is the text read back, checked to have no infinity.
+
+    This is the one check every payload passes: jsonlite writes ``.Machine$double.xmax`` as
+    ``1.79769313486232e+308``, which no double holds, so it has no JSON-ready value.
+
+    >>> read_back('{"n":1e+15}')
+    Payload(data={'n': 1000000000000000.0}, json='{"n":1e+15}')
+    >>> read_back("[1.798e+308]")
+    Traceback (most recent call last):
+    ...
+    ValueError: value cannot be represented as JSON: jsonlite writes value[0] as a number beyond a double's range (it parses as infinity)
+    """  # noqa: E501
+    try:
+        # the data is the text read back, so the fallback text and structured content agree exactly
+        data = read_json(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"{where} cannot be represented as JSON: jsonlite wrote {text[:80]!r}") from None
+    if "e+3" in text and _HUGE_EXPONENT.search(text):
+        _check_finite(data, where, where)
+    return Payload(data, text)
+
+
+# only a number written with an exponent of 308 or more can read back as infinity; jsonlite writes
+# exponents as "e+" and two or three digits, so a text without "e+3" has none (a quick test first)
+_HUGE_EXPONENT = re.compile(r"[eE]\+?(?:30[89]|3[1-9][0-9]|[4-9][0-9]{2}|[0-9]{4,})")
+
+
+def _check_finite(data: Any, where: str, root: str) -> None:
+    if isinstance(data, float) and not math.isfinite(data):
+        raise ValueError(
+            f"{root} cannot be represented as JSON: jsonlite writes {where} as a number beyond a "
+            "double's range (it parses as infinity)"
+        )
+    if isinstance(data, dict):
+        for key, item in data.items():
+            _check_finite(item, f"{where}[{key!r}]", root)
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            _check_finite(item, f"{where}[{i}]", root)
+
+
+def encoded_json(text: str, where: str = "value") -> EncodedJson:
+    """The JSON text as a result carries it: checked once and not read back (only a text holding an
+    exponent of 308 or more is read, to find the number that would be infinity).
+
+    >>> encoded_json('{"n":1e+15}').text
+    '{"n":1e+15}'
+    """
+    if "e+3" in text and _HUGE_EXPONENT.search(text):
+        read_back(text, where)  # raises for the number beyond a double's range
+    return EncodedJson(text)
+
+
+def encode(x: RValue, where: str = "value", options: JsonOptions | None = None) -> Payload:
+    """JSON-ready data and JSON text of an R value under the payload options in force.
+
+    >>> from rvalues import Double
+    >>> encode(Double([0.5]))
+    Payload(data=0.5, json='0.5')
+    >>> encode(Double([1.7976931348623157e308]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: value cannot be represented as JSON: jsonlite writes value as a number beyond ...
+    """
+    return read_back(encode_json(x, where, options), where)
+
+
+def unstructure_r_value(x: RValue) -> Any:
+    """The R-value hook: ``encode(x).data``, under the payload options in force when it runs.
+
+    >>> from rvalues import c, NA
+    >>> unstructure_r_value(c(1.5, NA))
+    [1.5, 'NA']
+    """
+    return encode(x).data

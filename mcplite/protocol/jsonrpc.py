@@ -1,0 +1,116 @@
+"""JSON-RPC 2.0 framing, knowing nothing of MCP: strict parsing of a message, strict lines, error codes.
+
+Incoming text must be UTF-8 JSON without ``NaN`` or ``Infinity``; outgoing lines are compact,
+UTF-8, end with one newline and never contain a bare non-finite number.
+
+>>> encode_line(response(1, {"ok": True}))
+b'{"jsonrpc":"2.0","id":1,"result":{"ok":true}}\\n'
+>>> parse_message(b'{"x": NaN}')
+Traceback (most recent call last):
+...
+mcplite.protocol.jsonrpc.RpcError: Parse error: NaN is not JSON
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+"""2026-07-28: ``data`` names the supported versions and the requested one."""
+
+RequestId = str | int
+
+
+class RpcError(Exception):
+    """A JSON-RPC error to send back: ``code``, ``message`` and optional ``data``.
+
+    >>> RpcError(INVALID_PARAMS, "Unknown tool: nope").to_wire()
+    {'code': -32602, 'message': 'Unknown tool: nope'}
+    """
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_wire(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+def _refuse_constant(name: str) -> Any:
+    raise RpcError(PARSE_ERROR, f"Parse error: {name} is not JSON")
+
+
+def parse_message(line: bytes) -> Any:
+    """One message from its bytes: strict UTF-8 and RFC 8259 JSON, else a parse error."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as err:
+        reason = f"{err.reason} at byte {err.start}"
+        raise RpcError(PARSE_ERROR, f"Parse error: the message is not UTF-8 ({reason})") from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as err:
+        raise RpcError(PARSE_ERROR, f"Parse error: {err.msg} at character {err.pos}") from None
+    except RecursionError:
+        raise RpcError(PARSE_ERROR, "Parse error: the message nests too deeply") from None
+
+
+def is_request_id(value: Any) -> bool:
+    """Request ids are strings or integers (never null, booleans or fractions)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def response(request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
+    """A successful response."""
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def error_response(request_id: RequestId | None, error: RpcError) -> dict[str, Any]:
+    """An error response; ``id`` is null where the request's id could not be read."""
+    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_wire()}
+
+
+def notification(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A notification (no id, no answer expected)."""
+    return {"jsonrpc": "2.0", "method": method, "params": params}
+
+
+def encode_line(message: dict[str, Any]) -> bytes:
+    """The message as one strict JSON line (UTF-8, no NaN or Infinity, no lone surrogates).
+
+    Raises ``ValueError`` for anything that is not strict JSON.
+    """
+    text = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError as err:
+        raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
+
+
+def encode_result_line(request_id: RequestId, result: dict[str, Any], written: dict[str, bytes]) -> bytes:
+    """A successful response line whose result also has the members in ``written``, each value JSON
+    bytes written already: they go into the line as they are, never parsed or escaped again.
+
+    Raises ``ValueError`` as :func:`encode_line` does.
+
+    >>> encode_result_line(7, {"content": []}, {"data": b'{"a":1e+05}'})
+    b'{"jsonrpc":"2.0","id":7,"result":{"content":[],"data":{"a":1e+05}}}\\n'
+    """
+    head = encode_line({"jsonrpc": "2.0", "id": request_id, "result": result})
+    if not written:
+        return head
+    members = b",".join(json.dumps(name).encode("utf-8") + b":" + value for name, value in written.items())
+    # the line ends with the result's closing brace, the message's, and the newline
+    body = head[:-3]
+    return body + (b"" if body.endswith(b"{") else b",") + members + b"}}\n"

@@ -1,0 +1,133 @@
+"""The request context a tool can ask for: protocol version, progress, logging to the client, cancellation.
+
+A tool receives it by declaring a parameter annotated :class:`Context` (left out of the tool's
+input schema). Its methods are plain functions, safe to call from sync tools (which run in a
+worker thread) and async tools alike:
+
+>>> import mcplite
+>>> server = mcplite.McpServer("demo")
+>>> @server.tool
+... def count(n: int, ctx: mcplite.Context) -> int:
+...     for i in range(n):
+...         ctx.report_progress(i + 1, total=n)
+...     return n
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from mcplite.protocol.checks import check_plain_json
+from mcplite.protocol.versions import LOG_LEVELS, since
+
+Notify = Callable[[str, dict[str, Any]], None]
+
+
+class ToolCancelled(Exception):
+    """Raised by :meth:`Context.check_cancelled` once the client has cancelled the call."""
+
+
+def _check_number(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise TypeError(f"report_progress: {name} must be a finite number, not {value!r:.80}")
+
+
+class Context:
+    """What a running tool knows of its request, and how it talks back to the client."""
+
+    def __init__(
+        self,
+        *,
+        request_id: str | int,
+        protocol_version: str,
+        notify: Notify,
+        progress_token: str | int | None = None,
+        log_level: str | None = None,
+        cancelled: threading.Event | None = None,
+    ) -> None:
+        self._request_id = request_id
+        self._protocol_version = protocol_version
+        self._notify = notify
+        self._progress_token = progress_token
+        self._log_level = log_level
+        self._cancelled = cancelled if cancelled is not None else threading.Event()
+
+    @property
+    def request_id(self) -> str | int:
+        """The JSON-RPC id of the ``tools/call`` request."""
+        return self._request_id
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol version this request is served under (``"2025-06-18"``, ``"2026-07-28"``, ...)."""
+        return self._protocol_version
+
+    @property
+    def cancelled(self) -> bool:
+        """True once the client has sent ``notifications/cancelled`` for this call (or the server stops)."""
+        return self._cancelled.is_set()
+
+    def check_cancelled(self) -> None:
+        """Raise :class:`ToolCancelled` if the call was cancelled: a sync tool's way to stop early."""
+        if self._cancelled.is_set():
+            raise ToolCancelled(f"request {self._request_id!r} was cancelled by the client")
+
+    def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Send ``notifications/progress``; does nothing when the client asked for no progress.
+
+        ``message`` is sent from protocol 2025-03-26 on (older clients get the numbers only).
+        """
+        _check_number("progress", progress)
+        if total is not None:
+            _check_number("total", total)
+        if message is not None and not isinstance(message, str):
+            raise TypeError(f"report_progress: message must be a str, not {message!r:.80}")
+        if self._progress_token is None or self.cancelled:
+            return
+        params: dict[str, Any] = {"progressToken": self._progress_token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None and since(self._protocol_version, "2025-03-26"):
+            params["message"] = message
+        self._notify("notifications/progress", params)
+
+    def log(self, level: str, data: Any, logger: str | None = None) -> None:
+        """Send ``notifications/message`` at ``level`` where the client asked for that level or lower.
+
+        Legacy clients receive every level unless they set one with ``logging/setLevel``; from
+        2026-07-28 a request receives log messages only if its ``_meta`` names a level.
+        ``data`` is plain JSON (a str, or a dict of plain values).
+        """
+        if level not in LOG_LEVELS:
+            raise ValueError(f"log: level must be one of {', '.join(LOG_LEVELS)}, not {level!r:.80}")
+        check_plain_json(data, "log: data")
+        if logger is not None and not isinstance(logger, str):
+            raise TypeError(f"log: logger must be a str, not {logger!r:.80}")
+        threshold = self._log_level
+        if threshold is None or LOG_LEVELS.index(level) < LOG_LEVELS.index(threshold) or self.cancelled:
+            return
+        params: dict[str, Any] = {"level": level, "data": data}
+        if logger is not None:
+            params["logger"] = logger
+        self._notify("notifications/message", params)
+
+    def debug(self, data: Any, logger: str | None = None) -> None:
+        """``log("debug", ...)``."""
+        self.log("debug", data, logger)
+
+    def info(self, data: Any, logger: str | None = None) -> None:
+        """``log("info", ...)``."""
+        self.log("info", data, logger)
+
+    def warning(self, data: Any, logger: str | None = None) -> None:
+        """``log("warning", ...)``."""
+        self.log("warning", data, logger)
+
+    def error(self, data: Any, logger: str | None = None) -> None:
+        """``log("error", ...)``."""
+        self.log("error", data, logger)

@@ -1,0 +1,186 @@
+"""The tools a server holds: each function with its listing, its argument binder and its context
+parameters, registered under a unique name and listed in pages.
+
+>>> registry = ToolRegistry(page_size=1)
+>>> def add(a: int, b: int = 2) -> int:
+...     "Add two integers."
+...     return a + b
+>>> registry.add_tool(add).tool.input_schema["required"]
+['a']
+>>> registry.page().to_wire("2025-06-18")["tools"][0]["name"]
+'add'
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from mcplite.payload.content import as_icons
+from mcplite.payload.results import as_tool_result, tool_result
+from mcplite.protocol.checks import check_plain_json, shown
+from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
+from mcplite.protocol.messages import ListToolsResult
+from mcplite.protocol.types import CallToolResult, Tool, ToolAnnotations
+from mcplite.tools.annotations import read, type_hints
+from mcplite.tools.arguments import ArgumentBinder
+from mcplite.tools.context import Context
+from mcplite.tools.schema import description as doc_description
+from rvalues.json import JsonOptions
+
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
+def _context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The parameters annotated ``Context`` (or ``Context | None``): they receive the request context."""
+    try:
+        hints = type_hints(function)
+    except TypeError:  # unresolvable hints: the schema reports them with the parameter's name
+        hints = {}
+    names = []
+    for name, parameter in inspect.signature(function).parameters.items():
+        shape = read(hints.get(name, parameter.annotation))
+        options = shape.args if shape.kind == "union" else (shape.annotation,)
+        if any(option is Context or option in ("Context", "mcplite.Context") for option in options):
+            names.append(name)
+    return tuple(names)
+
+
+def _tool_annotations(value: Any, owner: str) -> ToolAnnotations | None:
+    if value is None or isinstance(value, ToolAnnotations):
+        return value
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{owner}: annotations must be a ToolAnnotations or a dict, not {shown(value)}")
+    camel = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+    fields = {
+        (re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), key) if key in camel else key): item
+        for key, item in value.items()
+    }
+    try:
+        return ToolAnnotations(**fields)
+    except TypeError:
+        known = "title, read_only_hint, destructive_hint, idempotent_hint, open_world_hint"
+        raise TypeError(
+            f"{owner}: unknown tool annotation in {sorted(value)}; the fields are {known}"
+        ) from None
+
+
+class RegisteredTool:
+    """A tool as the server holds it: the function, its listing, and how its arguments are bound."""
+
+    def __init__(self, function: Callable[..., Any], tool: Tool, *, structured: bool) -> None:
+        self.function = function
+        self.tool = tool
+        self.context_parameters = _context_parameters(function)
+        self.binder = ArgumentBinder(function, skip=self.context_parameters)
+        self.is_async = inspect.iscoroutinefunction(function)
+        self.structured = structured
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    def bind(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Keyword arguments for the call, checked and structured (raises ``ArgumentError``)."""
+        return self.binder.bind(arguments)
+
+    def _with_context(self, kwargs: dict[str, Any], context: Context) -> dict[str, Any]:
+        return (
+            {**kwargs, **dict.fromkeys(self.context_parameters, context)}
+            if self.context_parameters
+            else kwargs
+        )
+
+    def call_sync(self, kwargs: dict[str, Any], context: Context) -> Any:
+        return self.function(**self._with_context(kwargs, context))
+
+    async def call_async(self, kwargs: dict[str, Any], context: Context) -> Any:
+        return await self.function(**self._with_context(kwargs, context))
+
+    def to_result(self, value: Any, options: JsonOptions | None = None) -> CallToolResult:
+        """The tool's return value as a result, under the payload options the request read once
+        (``options``; those in force when not given); with an output schema, the value is the
+        structured content."""
+        if self.structured and not isinstance(value, CallToolResult):
+            return tool_result(structured_content=value, options=options)
+        return as_tool_result(value, options)
+
+
+class ToolRegistry:
+    """Tools by name, in registration order; ``page_size`` of them go in one ``tools/list`` page."""
+
+    def __init__(self, page_size: int = 100) -> None:
+        self.page_size = page_size
+        self._tools: dict[str, RegisteredTool] = {}
+
+    @property
+    def tools(self) -> Mapping[str, RegisteredTool]:
+        """The registered tools by name, in registration order (read-only)."""
+        return MappingProxyType(self._tools)
+
+    def get(self, name: str) -> RegisteredTool | None:
+        return self._tools.get(name)
+
+    def add_tool(
+        self,
+        function: Callable[..., Any],
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | Mapping[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        icons: Iterable[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> RegisteredTool:
+        """Register ``function`` as a tool and return how the registry holds it."""
+        if not callable(function):
+            raise TypeError(f"McpServer.tool: a tool is a function, not {shown(function)}")
+        tool_name = name if name is not None else getattr(function, "__name__", None)
+        owner = f"tool {tool_name!r}"
+        if not isinstance(tool_name, str) or not _TOOL_NAME.match(tool_name):
+            raise ValueError(
+                f"{owner}: a tool name is 1 to 128 letters, digits, '_', '-' or '.' (pass name=...)"
+            )
+        if tool_name in self._tools:
+            raise ValueError(f"{owner} is registered already; tool names are unique within a server")
+        if output_schema is not None:
+            if not isinstance(output_schema, dict):
+                raise TypeError(
+                    f"{owner}: output_schema must be a JSON Schema dict, not {shown(output_schema)}"
+                )
+            check_plain_json(output_schema, f"{owner}: output_schema")
+        registered = RegisteredTool(
+            function,
+            Tool(
+                tool_name,
+                {"type": "object"},  # replaced below, once the binder has built the schema
+                description=description if description is not None else doc_description(function),
+                title=title,
+                output_schema=output_schema,
+                annotations=_tool_annotations(annotations, owner),
+                icons=as_icons(icons, owner),
+                meta=meta,
+            ),
+            structured=output_schema is not None,
+        )
+        registered.tool = attrs.evolve(registered.tool, input_schema=registered.binder.schema)
+        self._tools[tool_name] = registered
+        return registered
+
+    def page(self, cursor: Any = None, ttl_ms: int = 0) -> ListToolsResult:
+        """One page of the tool listing; ``cursor`` is the ``nextCursor`` of the page before."""
+        offset = 0
+        if cursor is not None:
+            if not isinstance(cursor, str) or not cursor.isdigit() or int(cursor) > len(self._tools):
+                raise RpcError(INVALID_PARAMS, f"Invalid params: unknown cursor {cursor!r:.80}")
+            offset = int(cursor)
+        tools = [registered.tool for registered in self._tools.values()]
+        end = offset + self.page_size
+        next_cursor = str(end) if end < len(tools) else None
+        return ListToolsResult(tools[offset:end], next_cursor=next_cursor, ttl_ms=ttl_ms)

@@ -1,0 +1,223 @@
+"""One HTTP request's answer: a JSON body, or an SSE stream when notifications come first.
+
+The answer is sent as ``application/json`` if it is ready before the request causes any
+notification; the first notification (progress, a log message) switches the response to
+``text/event-stream``, which carries the notifications in order and then the answer. A request
+still unanswered after ``keepalive`` seconds is switched too, and the stream then carries a
+comment line every ``keepalive`` seconds, so that proxies do not close an idle connection.
+
+Messages from worker threads arrive through :meth:`Inbox.notify`, which is thread-safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from mcplite.engine.connection import Answer, Connection
+from mcplite.protocol.jsonrpc import RequestId, is_request_id
+
+log = logging.getLogger("mcplite.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+SSE_HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+class Kind(enum.Enum):
+    NOTIFICATION = "notification"
+    ANSWER = "answer"
+    DISCONNECT = "disconnect"
+
+
+class Inbox:
+    """What one request's response carries, in the order it happened."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._queue: asyncio.Queue[tuple[Kind, Answer | bytes | None]] = asyncio.Queue()
+        self.closed = False
+
+    def notify(self, line: bytes) -> None:
+        """A notification for this request (from any thread); dropped once the response is over."""
+        if self.closed:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
+            self._loop.call_soon_threadsafe(self._put, Kind.NOTIFICATION, line)
+
+    def answered(self, work: asyncio.Task[Answer | None]) -> None:
+        """Done callback of the task computing the answer."""
+        failure = None if work.cancelled() else work.exception()
+        if failure is not None:
+            log.error("answering a request failed", exc_info=failure)
+        self._put(Kind.ANSWER, None if work.cancelled() or failure is not None else work.result())
+
+    def disconnected(self) -> None:
+        self._put(Kind.DISCONNECT, None)
+
+    def _put(self, kind: Kind, item: Answer | bytes | None) -> None:
+        if not self.closed:
+            self._queue.put_nowait((kind, item))
+
+    async def get(self) -> tuple[Kind, Answer | bytes | None]:
+        return await self._queue.get()
+
+
+def json_body(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+async def send_response(
+    send: Send,
+    status: int,
+    body: bytes = b"",
+    headers: list[tuple[bytes, bytes]] | None = None,
+    content_type: bytes | None = b"application/json",
+) -> None:
+    """A complete response with a body (or none)."""
+    fields = list(headers or [])
+    if body and content_type is not None:
+        fields.append((b"content-type", content_type))
+    fields.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": fields})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def sse_event(line: bytes) -> bytes:
+    """One JSON-RPC message as an SSE ``message`` event (the JSON holds no raw newline)."""
+    return b"event: message\ndata: " + line.rstrip(b"\n") + b"\n\n"
+
+
+async def watch_disconnect(receive: Receive, inbox: Inbox) -> None:
+    """Tell the inbox when the client goes away (the request body has been read already)."""
+    try:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+    except Exception:  # some servers raise once the connection is gone
+        pass
+    inbox.disconnected()
+
+
+async def stream_answer(
+    inbox: Inbox,
+    send: Send,
+    *,
+    status_of: Callable[[Answer], int],
+    headers: list[tuple[bytes, bytes]],
+    keepalive: float,
+    answer_owed: bool,
+) -> bool:
+    """Send what the inbox receives until the answer; False if the client left first.
+
+    ``status_of`` chooses the status of a JSON answer; an SSE stream is always 200. When there
+    is no answer (a cancelled call, or notifications only), the request gets 202 if no answer
+    was owed, else a stream that ends without one.
+    """
+    streaming = False
+
+    async def start_stream() -> None:
+        nonlocal streaming
+        if not streaming:
+            streaming = True
+            fields = [*headers, *SSE_HEADERS]
+            await send({"type": "http.response.start", "status": 200, "headers": fields})
+
+    async def chunk(data: bytes, more: bool = True) -> None:
+        await send({"type": "http.response.body", "body": data, "more_body": more})
+
+    getter: asyncio.Task[tuple[Kind, Answer | bytes | None]] | None = None
+    try:
+        while True:
+            if getter is None:
+                getter = asyncio.get_running_loop().create_task(inbox.get())
+            done, _ = await asyncio.wait({getter}, timeout=keepalive)
+            if not done:
+                await start_stream()
+                await chunk(b": keepalive\n\n")
+                continue
+            kind, item = getter.result()
+            getter = None
+            if kind is Kind.DISCONNECT:
+                return False
+            if kind is Kind.NOTIFICATION:
+                assert isinstance(item, bytes)
+                await start_stream()
+                await chunk(sse_event(item))
+                continue
+            assert item is None or isinstance(item, Answer)
+            if streaming:
+                await chunk(b"" if item is None else sse_event(item.data), more=False)
+            elif item is not None:
+                await send_response(send, status_of(item), item.data.rstrip(b"\n"), headers)
+            elif answer_owed:
+                await start_stream()
+                await chunk(b"", more=False)
+            else:
+                await send_response(send, 202, headers=headers)
+            return True
+    finally:
+        inbox.closed = True
+        if getter is not None:
+            getter.cancel()
+
+
+async def exchange(
+    connection: Connection,
+    message: Any,
+    receive: Receive,
+    send: Send,
+    *,
+    status_of: Callable[[Answer], int],
+    keepalive: float,
+    headers: list[tuple[bytes, bytes]],
+    on_leave: Callable[[asyncio.Task[Answer | None], RequestId | None], None],
+) -> None:
+    """Answer one message with JSON or SSE; ``on_leave`` gets the work still running when the
+    client leaves (or the server stops) before the answer."""
+    loop = asyncio.get_running_loop()
+    inbox = Inbox(loop)
+    work = loop.create_task(connection.respond(message, inbox.notify))
+    work.add_done_callback(inbox.answered)
+    watcher = loop.create_task(watch_disconnect(receive, inbox))
+    try:
+        await stream_answer(
+            inbox,
+            send,
+            status_of=status_of,
+            headers=headers,
+            keepalive=keepalive,
+            answer_owed=owes_answer(message),
+        )
+    finally:
+        watcher.cancel()
+        if not work.done():
+            on_leave(work, request_id(message))
+
+
+def is_request(message: Any) -> bool:
+    return isinstance(message, dict) and "method" in message and "id" in message
+
+
+def owes_answer(message: Any) -> bool:
+    """Whether a message (or a batch) holds a request, which is owed an answer."""
+    if isinstance(message, list):
+        return any(is_request(item) for item in message)
+    return is_request(message)
+
+
+def request_id(message: Any) -> RequestId | None:
+    """A message's id, where it is a valid one."""
+    found = message.get("id") if isinstance(message, dict) else None
+    return found if is_request_id(found) else None

@@ -1,0 +1,171 @@
+"""HTTP header rules of MCP's Streamable HTTP transport: media types, Origin, bearer tokens, and the
+2026-07-28 routing headers (``MCP-Protocol-Version``, ``Mcp-Method``, ``Mcp-Name``) that must agree
+with the body.
+
+>>> accepts("application/json, text/event-stream")
+True
+>>> decode_header_value("=?base64?SGVsbG8sIOS4lueVjA==?=")
+'Hello, 世界'
+>>> OriginPolicy().allows("http://localhost:6274"), OriginPolicy().allows("https://evil.example")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcplite.protocol.jsonrpc import RpcError
+
+HEADER_MISMATCH = -32020
+"""2026-07-28: the routing headers do not match the body, or are missing or malformed."""
+
+PROTOCOL_VERSION_HEADER = "mcp-protocol-version"
+METHOD_HEADER = "mcp-method"
+NAME_HEADER = "mcp-name"
+SESSION_HEADER = "mcp-session-id"
+ROUTING_HEADERS = (PROTOCOL_VERSION_HEADER, METHOD_HEADER, NAME_HEADER)
+
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+_SENTINEL_START, _SENTINEL_END = "=?base64?", "?="
+
+Headers = list[tuple[bytes, bytes]]
+
+
+def header_map(raw: Headers) -> dict[str, list[str]]:
+    """An ASGI header list by lower-case name, each name with all its values in order."""
+    headers: dict[str, list[str]] = {}
+    for name, value in raw:
+        headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+    return headers
+
+
+def _media_ranges(value: str) -> list[str]:
+    return [part.split(";", 1)[0].strip().lower() for part in value.split(",") if part.strip()]
+
+
+def accepts(accept: str | None, *, stream: bool = True) -> bool:
+    """Whether an ``Accept`` header admits ``application/json`` and (with ``stream``) ``text/event-stream``.
+
+    >>> accepts("application/json"), accepts("application/json", stream=False), accepts("*/*")
+    (False, True, True)
+    """
+    ranges = _media_ranges(accept or "")
+    json = any(r in ("application/json", "application/*", "*/*") for r in ranges)
+    sse = any(r in ("text/event-stream", "text/*", "*/*") for r in ranges)
+    return json and (sse or not stream)
+
+
+def is_json(content_type: str | None) -> bool:
+    """Whether a ``Content-Type`` is ``application/json`` (parameters such as charset allowed)."""
+    return _media_ranges(content_type or "")[:1] == ["application/json"]
+
+
+class OriginPolicy:
+    """Which ``Origin`` headers may reach the server (a defence against DNS rebinding).
+
+    A request without ``Origin`` (not from a browser) and loopback origins (``http://localhost:*``,
+    ``http://127.0.0.1:*``, ``http://[::1]:*``, and their https forms) are allowed; so is every
+    origin in ``allowed`` (exact ``scheme://host[:port]`` strings), or any origin if ``allowed``
+    holds ``"*"``.
+    """
+
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
+        if isinstance(allowed, str):
+            raise TypeError(f"allowed_origins must be a list of origins, not the string {allowed!r}")
+        origins = list(allowed)
+        for origin in origins:
+            if not isinstance(origin, str) or (origin != "*" and not _is_origin(origin)):
+                raise ValueError(
+                    f"allowed_origins: {origin!r} is not an origin; write scheme://host[:port], e.g. "
+                    "'https://app.example.com', or '*' for any"
+                )
+        self.any = "*" in origins
+        self.allowed = frozenset(origin.rstrip("/").lower() for origin in origins)
+
+    def allows(self, origin: str | None) -> bool:
+        if origin is None or self.any or origin.rstrip("/").lower() in self.allowed:
+            return True
+        return _is_origin(origin) and urlsplit(origin).hostname in _LOOPBACK_HOSTS
+
+
+def _is_origin(value: str) -> bool:
+    try:
+        parts = urlsplit(value.rstrip("/"))
+        port = parts.port
+    except ValueError:  # a port that is not a number
+        return False
+    valid_port = port is None or port > 0
+    return valid_port and parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.path
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, else None.
+
+    >>> bearer_token("Bearer abc.def"), bearer_token("Basic eDp5"), bearer_token(None)
+    ('abc.def', None, None)
+    """
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def decode_header_value(value: str) -> str:
+    """A header value as sent, or the UTF-8 text inside the ``=?base64?...?=`` sentinel.
+
+    Raises ``ValueError`` for a sentinel that does not hold base64 of UTF-8 text.
+    """
+    if not (value.startswith(_SENTINEL_START) and value.endswith(_SENTINEL_END)):
+        return value
+    inner = value[len(_SENTINEL_START) : len(value) - len(_SENTINEL_END)]
+    try:
+        return base64.b64decode(inner, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        raise ValueError("its =?base64?...?= value is not base64 of UTF-8 text") from None
+
+
+def _mismatch(message: str) -> RpcError:
+    return RpcError(HEADER_MISMATCH, f"Header mismatch: {message}")
+
+
+def check_routing_headers(
+    headers: Mapping[str, list[str]], message: Mapping[str, Any], version: Any, name_param: str | None
+) -> None:
+    """Raise ``RpcError`` -32020 unless the 2026-07-28 routing headers agree with the request body.
+
+    ``version`` is the body's ``_meta`` protocol version (None when the body has none);
+    ``name_param`` the parameter the ``Mcp-Name`` header mirrors for this method (None: none).
+    """
+    for name in ROUTING_HEADERS:
+        if len(headers.get(name, ())) > 1:
+            raise _mismatch(f"the {name} header appears more than once")
+    sent = headers.get(PROTOCOL_VERSION_HEADER, [None])[0]
+    if sent is None:
+        raise _mismatch("the MCP-Protocol-Version header is missing")
+    if sent != version:
+        body = "no protocol version" if version is None else f"protocol version {version!r}"
+        raise _mismatch(f"the MCP-Protocol-Version header says {sent!r} but params._meta has {body}")
+    method = message.get("method")
+    sent_method = headers.get(METHOD_HEADER, [None])[0]
+    if sent_method != method:
+        shown = "is missing" if sent_method is None else f"says {sent_method!r}"
+        raise _mismatch(f"the Mcp-Method header {shown} but the method is {method!r}")
+    param = name_param
+    params = message.get("params")
+    value = params.get(param) if param is not None and isinstance(params, Mapping) else None
+    if value is None:
+        return
+    sent_name = headers.get(NAME_HEADER, [None])[0]
+    if sent_name is None:
+        raise _mismatch(f"the Mcp-Name header is missing (params.{param} is {value!r})")
+    try:
+        name = decode_header_value(sent_name)
+    except ValueError as err:
+        raise _mismatch(f"the Mcp-Name header is malformed: {err}") from None
+    if name != value:
+        raise _mismatch(f"the Mcp-Name header says {name!r} but params.{param} is {value!r}")

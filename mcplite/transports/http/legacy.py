@@ -1,0 +1,134 @@
+"""The legacy era over HTTP (2025-03-26 to 2025-11-25, and 2024-11-05 clients that speak
+Streamable HTTP): ``initialize`` starts a session whose id the response carries in
+``Mcp-Session-Id``; later requests carry it back, an unknown session gets 404 and DELETE ends one.
+A request whose client leaves runs on (its result is dropped): a legacy client cancels with
+``notifications/cancelled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from mcplite.engine.connection import Answer, Connection
+from mcplite.engine.handlers import Engine
+from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RequestId
+from mcplite.protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSION_KEY
+from mcplite.transports.http.exchange import Receive, Send, exchange, is_request, request_id, send_response
+from mcplite.transports.http.guards import HttpError, first
+from mcplite.transports.http.headers import SESSION_HEADER
+from mcplite.transports.http.modern import discard
+from mcplite.transports.http.sessions import Session, SessionLimit, SessionStore
+
+log = logging.getLogger("mcplite.server")
+
+
+def legacy_status(answer: Answer) -> int:
+    # legacy clients read 404 as "session gone", so only unreadable messages get an HTTP error
+    return 400 if answer.error_code in (PARSE_ERROR, INVALID_REQUEST) else 200
+
+
+class LegacyEra:
+    """The sessions of one endpoint, and the requests that run on after their client left."""
+
+    def __init__(self, engine: Engine, sessions: SessionStore, keepalive: float) -> None:
+        self.engine = engine
+        self.sessions = sessions
+        self.keepalive = keepalive
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def serve(
+        self,
+        message: Any,
+        headers: dict[str, list[str]],
+        version: str | None,
+        token: str | None,
+        receive: Receive,
+        send: Send,
+    ) -> None:
+        if version is not None and version not in LEGACY_VERSIONS:
+            raise HttpError(
+                400,
+                INVALID_REQUEST,
+                f"Bad Request: unsupported MCP-Protocol-Version {version!r:.80}",
+                request_id=request_id(message),
+                data={"supported": [*MODERN_VERSIONS, *reversed(LEGACY_VERSIONS)]},
+            )
+        if is_request(message) and message["method"] == "initialize":
+            await self._initialize(message, token, send)
+            return
+        session = self.session(headers, token, request_id(message))
+        if version is not None and version != session.connection.protocol_version:
+            raise HttpError(
+                400,
+                INVALID_REQUEST,
+                f"Bad Request: the MCP-Protocol-Version header says {version!r} but this session "
+                f"uses {session.connection.protocol_version!r}",
+                request_id=request_id(message),
+            )
+        session.exchanges += 1
+        fields = [(SESSION_HEADER.encode(), session.id.encode())]
+        try:
+            await exchange(
+                session.connection,
+                message,
+                receive,
+                send,
+                status_of=legacy_status,
+                keepalive=self.keepalive,
+                headers=fields,
+                on_leave=self._run_on,
+            )
+        finally:
+            session.exchanges -= 1
+
+    def _run_on(self, work: asyncio.Task[Answer | None], request: RequestId | None) -> None:
+        log.info("client left before its answer; request %r runs on", request)
+        self._background.add(work)
+        work.add_done_callback(self._background.discard)
+
+    async def _initialize(self, message: dict[str, Any], token: str | None, send: Send) -> None:
+        connection = Connection(self.engine, discard)
+        answer = await connection.respond(message, discard)
+        assert answer is not None  # initialize is answered at once
+        fields: list[tuple[bytes, bytes]] = []
+        if answer.error_code is None:
+            try:
+                session = self.sessions.create(connection, token)
+            except SessionLimit as err:
+                raise HttpError(
+                    503,
+                    INTERNAL_ERROR,
+                    f"Service Unavailable: {err}; try again later",
+                    request_id=request_id(message),
+                    headers=[(b"retry-after", b"10")],
+                ) from None
+            fields.append((SESSION_HEADER.encode(), session.id.encode()))
+        await send_response(send, legacy_status(answer), answer.data.rstrip(b"\n"), fields)
+
+    def session(self, headers: dict[str, list[str]], token: str | None, request: RequestId | None) -> Session:
+        """The session a request names, or the HttpError for a missing or unknown one."""
+        session_id = first(headers, SESSION_HEADER)
+        if session_id is None:
+            raise HttpError(
+                400,
+                INVALID_REQUEST,
+                "Bad Request: no Mcp-Session-Id header; send initialize first, or name a protocol version "
+                f"in params._meta[{PROTOCOL_VERSION_KEY!r}] ({', '.join(MODERN_VERSIONS)})",
+                request_id=request,
+            )
+        session = self.sessions.get(session_id, token)
+        if session is None:
+            raise HttpError(
+                404,
+                INVALID_REQUEST,
+                "Not Found: no such session (it ended, or lives in another server process); "
+                "send initialize to start a new one",
+                request_id=request,
+            )
+        return session
+
+    def delete(self, headers: dict[str, list[str]], token: str | None) -> None:
+        """DELETE: end the session the request names."""
+        self.sessions.end(self.session(headers, token, None).id)

@@ -1,0 +1,111 @@
+"""The 2026-07-28 era over HTTP: every request names its version in ``params._meta`` and is served
+statelessly, by a fresh connection, in whichever process receives it. Its ``MCP-Protocol-Version``,
+``Mcp-Method`` and ``Mcp-Name`` headers must agree with the body (else 400, error -32020); a
+client that leaves cancels its request.
+
+>>> meta_version({"params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}})
+(True, '2026-07-28')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from mcplite.engine.connection import Answer, Connection
+from mcplite.engine.handlers import Engine
+from mcplite.protocol.jsonrpc import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    RequestId,
+    RpcError,
+)
+from mcplite.protocol.versions import PROTOCOL_VERSION_KEY
+from mcplite.transports.http.exchange import Receive, Send, exchange, request_id, send_response
+from mcplite.transports.http.guards import HttpError
+from mcplite.transports.http.headers import HEADER_MISMATCH, check_routing_headers
+
+log = logging.getLogger("mcplite.server")
+
+MODERN_STATUS = {
+    PARSE_ERROR: 400,
+    INVALID_REQUEST: 400,
+    INVALID_PARAMS: 400,
+    HEADER_MISMATCH: 400,
+    UNSUPPORTED_PROTOCOL_VERSION: 400,
+    METHOD_NOT_FOUND: 404,
+}
+"""The HTTP status of a JSON-RPC error (anything else, results included, is 200)."""
+
+
+def modern_status(answer: Answer) -> int:
+    return 200 if answer.error_code is None else MODERN_STATUS.get(answer.error_code, 200)
+
+
+def discard(line: bytes) -> None:
+    """The connection-wide output of an HTTP connection: unused, every answer has its own channel."""
+
+
+def meta_version(message: Any) -> tuple[bool, Any]:
+    """Whether a message names a protocol version in ``params._meta`` (2026-07-28), and which."""
+    params = message.get("params") if isinstance(message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if isinstance(meta, dict) and PROTOCOL_VERSION_KEY in meta:
+        return True, meta[PROTOCOL_VERSION_KEY]
+    return False, None
+
+
+def _cancel(work: asyncio.Task[Answer | None], request: RequestId | None) -> None:
+    log.info("client left before its answer; cancelling request %r", request)
+    work.cancel()
+
+
+async def serve_modern(
+    engine: Engine,
+    headers: dict[str, list[str]],
+    message: Any,
+    version: Any,
+    receive: Receive,
+    send: Send,
+    *,
+    keepalive: float,
+) -> None:
+    """Serve a message whose ``_meta`` names ``version`` (its routing headers checked first)."""
+    if isinstance(message, dict):
+        try:
+            method = message.get("method")
+            entry = engine.handlers.find(method) if isinstance(method, str) else None
+            check_routing_headers(headers, message, version, None if entry is None else entry.name_param)
+        except RpcError as err:
+            raise HttpError(400, err.code, err.message, request_id=request_id(message)) from None
+    await _exchange(engine, message, receive, send, keepalive)
+
+
+async def serve_modern_without_meta(
+    engine: Engine, message: Any, version: str, receive: Receive, send: Send, *, keepalive: float
+) -> None:
+    """A message whose ``MCP-Protocol-Version`` header is modern but whose body names no version."""
+    if isinstance(message, dict) and "id" not in message:
+        await send_response(send, 202)  # 2026-07-28 defines no notifications over HTTP: nothing to do
+    elif not isinstance(message, dict):
+        await _exchange(engine, message, receive, send, keepalive)
+    else:
+        raise HttpError(
+            400,
+            HEADER_MISMATCH,
+            f"Header mismatch: the MCP-Protocol-Version header says {version!r} but params._meta names "
+            f"no protocol version (put it in params._meta[{PROTOCOL_VERSION_KEY!r}])",
+            request_id=request_id(message),
+        )
+
+
+async def _exchange(engine: Engine, message: Any, receive: Receive, send: Send, keepalive: float) -> None:
+    connection = Connection(engine, discard)
+    await exchange(
+        connection, message, receive, send, status_of=modern_status, keepalive=keepalive, headers=[],
+        on_leave=_cancel,
+    )  # fmt: skip

@@ -1,0 +1,147 @@
+"""The stdio transport: one JSON-RPC message per line on stdin, one per line on stdout.
+
+While it serves, file descriptor 1 points at stderr, so a tool's ``print()`` (or a C library's
+write to stdout) can never corrupt the protocol stream; the protocol lines go to a private
+duplicate of the original stdout. It stops at end of input (calls in flight get a grace period),
+on SIGINT or SIGTERM (calls are cancelled), or when the client stops reading.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import BinaryIO
+
+from mcplite.engine.connection import Connection
+from mcplite.engine.handlers import Engine
+from mcplite.transports.logs import log_to_stderr
+
+log = logging.getLogger("mcplite.server")
+
+_DISCARD_CHUNK = 1 << 16
+
+
+class _Output:
+    """Whole lines to a file descriptor, one writer at a time (tools may write from worker threads)."""
+
+    def __init__(self, fd: int, on_broken: Callable[[], None]) -> None:
+        self._fd = fd
+        self._lock = threading.Lock()
+        self._on_broken = on_broken
+        self.broken = False
+
+    def write(self, data: bytes) -> None:
+        with self._lock:
+            if self.broken:
+                return
+            view = memoryview(data)
+            try:
+                while view:
+                    view = view[os.write(self._fd, view) :]
+            except OSError as err:  # the client closed its end
+                self.broken = True
+                log.info("stdout closed (%s); stopping", err)
+                self._on_broken()
+
+
+def _read_messages(
+    stream: BinaryIO,
+    limit: int,
+    on_line: Callable[[bytes], None],
+    on_oversize: Callable[[int], None],
+    on_eof: Callable[[], None],
+) -> None:
+    """Read lines until end of input; a line over ``limit`` bytes is skipped and reported by size."""
+    try:
+        while True:
+            line = stream.readline(limit + 1)
+            if not line:
+                break
+            if len(line) > limit and not line.endswith(b"\n"):
+                size = len(line)
+                while not line.endswith(b"\n"):
+                    line = stream.readline(_DISCARD_CHUNK)
+                    if not line:
+                        break
+                    size += len(line)
+                on_oversize(size)
+                continue
+            if line.strip():
+                on_line(line)
+    except (OSError, ValueError) as err:  # stdin closed under us
+        log.info("stdin closed (%s)", err)
+    finally:
+        on_eof()
+
+
+async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdown_grace: float) -> None:
+    """Serve one client over a byte stream and a file descriptor until either side ends."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    eof = asyncio.Event()
+
+    def threadsafe(callback: Callable[..., None]) -> Callable[..., None]:
+        def call(*args: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: we are shutting down
+                loop.call_soon_threadsafe(callback, *args)
+
+        return call
+
+    output = _Output(out_fd, threadsafe(stop.set))
+    connection = Connection(engine, output.write)
+
+    signals = []
+    for number in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(number, stop.set)
+            signals.append(number)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals
+            pass
+    reader = threading.Thread(
+        target=_read_messages,
+        args=(
+            stream,
+            engine.max_message_size,
+            threadsafe(connection.receive),
+            threadsafe(connection.reject_oversize),
+            threadsafe(eof.set),
+        ),
+        name="mcplite-stdin",
+        daemon=True,
+    )
+    reader.start()
+    try:
+        stopping = loop.create_task(stop.wait())
+        await asyncio.wait([stopping, loop.create_task(eof.wait())], return_when=asyncio.FIRST_COMPLETED)
+        if not stop.is_set():
+            closing = loop.create_task(connection.close(shutdown_grace))
+            await asyncio.wait([closing, stopping], return_when=asyncio.FIRST_COMPLETED)
+        connection.cancel_all()
+        await connection.close(0)
+    finally:
+        for number in signals:
+            loop.remove_signal_handler(number)
+
+
+def serve_stdio(engine: Engine, *, shutdown_grace: float = 5.0) -> None:
+    """Serve ``engine`` on this process's stdin and stdout (blocking)."""
+    log_to_stderr()
+    sys.stdout.flush()
+    out_fd = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        # A private reader, never closed: the reader thread may still be blocked in it when we
+        # return. sys.stdin's buffer would abort the interpreter at exit (its lock is held), and
+        # closing this one would wait for that read.
+        stdin = os.fdopen(os.dup(0), "rb")
+        asyncio.run(serve_connection(engine, stdin, out_fd, shutdown_grace))
+    finally:
+        sys.stdout.flush()
+        os.dup2(out_fd, 1)
+        os.close(out_fd)
