@@ -241,7 +241,7 @@ def posixct_clock(
 
     >>> shown, days, times = posixct_clock(np.array([0.0, np.nan, 90061.0]), "UTC")
     >>> shown.tolist(), days.tolist(), times.tolist()
-    ([True, False, True], [0, 1], [0, 3661])
+    ([True, False, True], [0, 1], [0, 3722])
     """
     shown, vals, whole, all_valid = _shown(seconds)
     _, days, _, _, times = _clock_parts(vals, whole, tzone, style, force_time=not all_valid)
