@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from rvalues._speedups import writer as compiled
+from rvalues.errors import RValueError
 from rvalues.json.atomic import character_na_token
 from rvalues.json.collapse import row_delimiters
 from rvalues.json.context import Ctx
@@ -68,7 +69,10 @@ def frame_text(
             return None  # the pure path raises jsonlite's error
         cell: compiled.Cell | np.ndarray | None = _cell(column, cell_ctx)
         if cell is None and not (nrow > CHUNK_ROWS and sliceable(column)):
-            cell = _tokens(column, cell_ctx, nrow)
+            try:
+                cell = _tokens(column, cell_ctx, nrow)
+            except RValueError:
+                return None  # the pure path raises it again, with a note naming the column
             if cell is None:
                 return None
         whole.append(cell)
@@ -83,8 +87,8 @@ def frame_text(
 
     try:
         return compiled.rows_text(chunk, keys if as_objects else None, nrow, layout, CHUNK_ROWS)
-    except (_Declined, UnicodeEncodeError):  # the pure path raises its own error for a lone surrogate
-        return None
+    except (_Declined, UnicodeEncodeError, RValueError):
+        return None  # the pure path raises the error (a lone surrogate's; a column's, with its note)
 
 
 class _Declined(Exception):
