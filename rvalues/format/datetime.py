@@ -109,6 +109,28 @@ def unshown_text(seconds: np.ndarray) -> np.ndarray:
     return out
 
 
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+
+
+def few_dates(days: list[float]) -> list[str | None] | None:
+    """:func:`format_date` of a few day numbers in plain Python (numpy's per-call cost would
+    dominate); None when a day lies outside years 1000 to 9999 (the vectorized path writes those).
+
+    >>> few_dates([0.0, 18262.5, float("nan"), float("-inf")])
+    ['1970-01-01', '2020-01-01', 'NaN', '-Inf']
+    """
+    out: list[str | None] = []
+    for value in days:
+        if not math.isfinite(value):
+            out.append(_text_of_non_finite(value))
+            continue
+        day = math.floor(value)
+        if not _FAST_LOW // 86400 <= day <= _FAST_HIGH // 86400:
+            return None
+        out.append(date.fromordinal(_EPOCH_ORDINAL + day).isoformat())
+    return out
+
+
 def format_date(days: np.ndarray) -> np.ndarray:
     """``format(<Date>)``: "%Y-%m-%d" of the floored day; NA as None, non-finite as R's text.
 

@@ -11,6 +11,7 @@ from rvalues._speedups import writer as compiled
 from rvalues.format.datetime import (
     dense_codes,
     epoch_ms,
+    few_dates,
     format_date,
     format_posixct,
     join_pieces,
@@ -80,6 +81,12 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
         text = array_text(compiled.date_cells(data, character_na_token(child)), ctx)
         if text is not None:
             return text
+    if len(data) <= time_cells.FEW_TIMES:
+        texts = few_dates(data.tolist())
+        if texts is not None:
+            prefix, na = ctx.prefix or "", character_na_token(child)
+            na_token = None if na is None else prefix + na
+            return finish([na_token if t is None else f'{prefix}"{t}"' for t in texts], child, prefixed=True)
     # format each distinct day once
     finite = np.isfinite(data)
     codes = np.empty(len(data), dtype=np.int64)
