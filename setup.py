@@ -15,7 +15,7 @@ setup(
             sources=[f"rvalues/_speedups/{name}" for name in SOURCES],
             depends=["rvalues/_speedups/speedups.h"],
             # the pure path's arithmetic, operation by operation: no fused multiply-add
-            extra_compile_args=["-O2", "-ffp-contract=off"],
+            extra_compile_args=["-O3", "-ffp-contract=off"],
             optional=True,
         )
     ]
