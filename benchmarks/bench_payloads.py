@@ -72,6 +72,8 @@ SMALL_FRAME_R = (
     " t = as.POSIXct(c('2020-01-01 10:00:00', NA, '2021-06-01 00:00:00'), tz = 'UTC'),"
     " f = factor(c('u', 'v', 'u')))"
 )
+
+
 def issue_frame() -> pd.DataFrame:
     """Issue 27's eight columns, 3 rows, the middle one missing wherever a column can miss."""
     when = pd.to_datetime(["2020-01-01 10:00:00", None, "2021-06-01 00:00:30"])
