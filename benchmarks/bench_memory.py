@@ -46,7 +46,7 @@ def child(case: str, rows: int) -> dict[str, Any]:
     from bench_json import make_columns, make_frame, pandas_frame
 
     from rvalues import as_r
-    from rvalues.json import frames, to_json
+    from rvalues.json import frame_text, frames, to_json
 
     cols = make_columns(rows)
     if case == "pandas":
@@ -64,7 +64,7 @@ def child(case: str, rows: int) -> dict[str, Any]:
     else:
         frame = make_frame(cols)
         if case == "rvalues-one-piece":
-            frames.CHUNK_ROWS = rows + 1
+            frames.CHUNK_ROWS = frame_text.CHUNK_ROWS = rows + 1
 
         def run() -> str:
             return to_json(frame)

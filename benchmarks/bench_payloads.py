@@ -72,6 +72,31 @@ SMALL_FRAME_R = (
     " t = as.POSIXct(c('2020-01-01 10:00:00', NA, '2021-06-01 00:00:00'), tz = 'UTC'),"
     " f = factor(c('u', 'v', 'u')))"
 )
+
+
+def issue_frame() -> pd.DataFrame:
+    """Issue 27's eight columns, 3 rows, the middle one missing wherever a column can miss."""
+    when = pd.to_datetime(["2020-01-01 10:00:00", None, "2021-06-01 00:00:30"])
+    return pd.DataFrame(
+        {
+            "id": np.array([1, 2, 3], dtype=np.int64),
+            "count": pd.array([10, None, -3], dtype="Int32"),
+            "value": [0.5, np.nan, 2.25],
+            "flag": pd.array([True, None, False], dtype="boolean"),
+            "label": ["alpha1", None, 'q"t\u00e9'],
+            "group": pd.Categorical(["alpha", None, "beta"], categories=["alpha", "beta", "gamma"]),
+            "day": pd.Series([dt.date(2020, 1, 1), None, dt.date(2021, 6, 1)], dtype=object),
+            "when": pd.Series(when).astype("datetime64[s]"),
+        }
+    )
+
+
+ISSUE_FRAME_R = (
+    "data.frame(id = 1:3, count = c(10L, NA, -3L), value = c(0.5, NaN, 2.25), flag = c(TRUE, NA, FALSE),"
+    " label = c('alpha1', NA, 'q\"t\\u00e9'), group = factor(c('alpha', NA, 'beta'), levels = c('alpha',"
+    " 'beta', 'gamma')), day = as.Date(c('2020-01-01', NA, '2021-06-01')), when = as.POSIXct(c("
+    "'2020-01-01 10:00:00', NA, '2021-06-01 00:00:30'), tz = 'UTC'), stringsAsFactors = FALSE)"
+)
 SEED = rv.r_list(
     count=rv.Integer([1]),
     values=rv.c(rv.NA_real_, float("nan"), float("inf"), float("-inf")),
@@ -146,6 +171,7 @@ def main() -> None:
                 {"code": SEED_R, "calls": args.calls, "repeats": 5},
                 {"file": str(tmp / "records.json"), "calls": 1, "repeats": 1},
                 {"file": str(tmp / "scalars.json"), "calls": 1, "repeats": 1},
+                {"code": ISSUE_FRAME_R, "calls": args.calls, "repeats": 5},
             ],
             tmp,
         )
@@ -176,6 +202,20 @@ def main() -> None:
             "jsonlite `toJSON` of the same frame",
             against_r(0, small),
             same(text, 0),
+        )
+    )
+    frame8 = issue_frame()
+    small8 = per_call(lambda: mcplite.tool_result(structured_content=frame8), args.calls)
+    convert8 = per_call(lambda: rv.as_r(frame8), args.calls)
+    text = mcplite.tool_result(structured_content=frame8).content[0].text
+    table.append(
+        (
+            "`tool_result` of a 3-row pandas frame, issue 27's 8 columns (int64, Int32, double, boolean,"
+            " str, category, date objects, datetime64; NA), per call",
+            f"{fmt(small8)} (of which `as_r` {fmt(convert8)})",
+            "jsonlite `toJSON` of the same frame",
+            against_r(4, small8),
+            same(text, 4),
         )
     )
     seed = per_call(lambda: mcplite.tool_result(structured_content=SEED), args.calls)

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from rvalues import _speedups
+
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "conformance" / "jsonlite-1.8.4.jsonl"
 RSCRIPT = shutil.which("Rscript")
@@ -42,3 +44,35 @@ def utc() -> Iterator[None]:
 
 
 requires_r = pytest.mark.skipif(RSCRIPT is None, reason="needs Rscript (R with jsonlite)")
+
+
+WRITERS = ("c", "python")
+"""The two JSON writers: the compiled extension and the pure Python/numpy one (its oracle)."""
+
+BOTH_WRITERS = ("test_json_", "test_fast_frames", "test_fast_plain", "test_format_datetime")
+"""Modules whose every test runs under each writer (the ``writer`` fixture's parameter)."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    module = metafunc.module.__name__.rpartition(".")[2]
+    if "writer" in metafunc.fixturenames and module.startswith(BOTH_WRITERS):
+        metafunc.parametrize("writer", WRITERS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def writer(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The JSON writer a test runs with: ``"c"`` or ``"python"`` where the module runs under both
+    (the compiled one skips when it is not built or ``RVALUES_PURE`` is set), else the default."""
+    wanted = getattr(request, "param", None)
+    if wanted is None:
+        yield _speedups.backend()
+        return
+    loaded = _speedups.load()
+    if wanted == "c" and loaded is None:
+        pytest.skip("the compiled writer is not built (or RVALUES_PURE is set)")
+    saved = _speedups.core
+    _speedups.core = loaded if wanted == "c" else None
+    try:
+        yield wanted
+    finally:
+        _speedups.core = saved

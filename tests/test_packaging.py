@@ -71,7 +71,16 @@ def test_sdist_template_covers_what_the_tests_and_docs_read(monkeypatch: pytest.
             filelist.process_template_line(line)
     shipped = set(filelist.files)
     tracked = subprocess.run(
-        ["git", "ls-files", "tests", "docs", "notebooks", "benchmarks"],
+        [
+            "git",
+            "ls-files",
+            "tests",
+            "docs",
+            "notebooks",
+            "benchmarks",
+            "rvalues/_speedups/*.[ch]",
+            "setup.py",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -79,5 +88,6 @@ def test_sdist_template_covers_what_the_tests_and_docs_read(monkeypatch: pytest.
     ).stdout.split()
     missing = sorted(set(tracked) - shipped)
     assert not missing, f"not in the sdist (MANIFEST.in): {missing[:20]}"
+    assert any(name.endswith(".h") for name in shipped) and "setup.py" in shipped, "the C sources"
     for name in ("mkdocs.yml", "CHANGELOG.md", "LICENSE", "README.md"):
         assert name in shipped

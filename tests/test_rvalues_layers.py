@@ -32,6 +32,7 @@ ORDER = (
     "errors",
     "lazy",
     "na",
+    "_speedups",
     "format",
     "model",
     "convert",

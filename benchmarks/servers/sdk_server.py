@@ -1,7 +1,8 @@
 """The official SDK's ``MCPServer`` on stdio with the benchmark tools (see ``benchmarks/bench_server.py``).
 
 The frame tool returns what an SDK user would write, ``df.to_dict(orient="records")``: the SDK
-serialises the records itself (pydantic), with no say on NaN or time stamps.
+serialises the records itself (pydantic), with no say on NaN or time stamps. ``frame_text`` is the
+fastest way found to return the same frame: pandas' own JSON text, without a structured copy.
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def add(a: int, b: int) -> int:
 def frame() -> list[dict[str, Any]]:
     """The 10,000-row data frame."""
     return FRAME.to_dict(orient="records")
+
+
+@server.tool(structured_output=False)
+def frame_text() -> str:
+    """The 10,000-row data frame as pandas' JSON records (one text block, no structured copy)."""
+    return FRAME.to_json(orient="records", date_format="iso", date_unit="s")
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.numpy import convert_flat, datetimes, difftime_seconds, integers, timedeltas
 from rvalues.convert.registry import converters_registered, has_converter
@@ -91,6 +92,12 @@ _type_of = np.frompyfunc(type, 1, 1)
 _kind_each = np.frompyfunc(lambda v: _KIND_CACHE.get(type(v)) or _kind_of_type(type(v)), 1, 1)
 
 
+def _kinds(flat: np.ndarray) -> np.ndarray:
+    """Every element's kind (an object array of the names above)."""
+    fast = compiled.object_kinds(flat, _KIND_CACHE, _kind_of_type)
+    return fast if fast is not None else _kind_each(flat)
+
+
 def _is_nan(value: Any) -> bool:
     try:
         return bool(value != value)
@@ -107,7 +114,7 @@ def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     """A 1-d object array as the R vector its elements agree on (or a list)."""
     if converters_registered() and any(map(has_converter, flat.tolist())):
         return _as_list(flat, np.zeros(len(flat), dtype=bool) if mask is None else mask, where)
-    kind = _kind_each(flat) if len(flat) else np.array([], dtype=object)
+    kind = _kinds(flat) if len(flat) else np.array([], dtype=object)
     hard = np.asarray(kind == "missing", dtype=bool)
     if mask is not None:
         hard |= mask
@@ -209,6 +216,10 @@ def _timedeltas(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
 
 def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
     """``datetime.date`` elements as a Date: day numbers from their ordinals (no per-element parse)."""
+    days = compiled.date_days(flat, hard)
+    if days is not None:
+        days[hard] = NA_REAL
+        return build("double", days, {"class": _DATE_CLASS})
     present = flat[~hard].tolist()
     days = np.full(len(flat), NA_REAL)
     ordinals = np.fromiter(map(dt.date.toordinal, present), dtype=np.int64, count=len(present))

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
 from rvalues.errors import RValueError
 from rvalues.format.timezones import local_zone_name, utc_abbreviation, zone
 from rvalues.lazy import import_pandas
@@ -105,6 +106,28 @@ def unshown_text(seconds: np.ndarray) -> np.ndarray:
     and beyond R's years, "Inf", "-Inf" or "NaN" for the other non-finite values."""
     out = np.empty(len(seconds), dtype=object)
     _non_finite(np.asarray(seconds, dtype=np.float64), out)
+    return out
+
+
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+
+
+def few_dates(days: list[float]) -> list[str | None] | None:
+    """:func:`format_date` of a few day numbers in plain Python (numpy's per-call cost would
+    dominate); None when a day lies outside years 1000 to 9999 (the vectorized path writes those).
+
+    >>> few_dates([0.0, 18262.5, float("nan"), float("-inf")])
+    ['1970-01-01', '2020-01-01', 'NaN', '-Inf']
+    """
+    out: list[str | None] = []
+    for value in days:
+        if not math.isfinite(value):
+            out.append(_text_of_non_finite(value))
+            continue
+        day = math.floor(value)
+        if not _FAST_LOW // 86400 <= day <= _FAST_HIGH // 86400:
+            return None
+        out.append(date.fromordinal(_EPOCH_ORDINAL + day).isoformat())
     return out
 
 
@@ -207,6 +230,9 @@ def join_pieces(pieces: Pieces) -> np.ndarray:
     >>> join_pieces([(words, np.array([1, 0])), (marks, np.array([0, 0]))]).tolist()
     ['b!', 'a!']
     """
+    fast = compiled.join_coded(pieces)
+    if fast is not None:
+        return fast
     out: np.ndarray | None = None
     for labels, codes in pieces:
         part = labels[codes]
@@ -225,6 +251,27 @@ def posixct_pieces(
     >>> shown.tolist(), join_pieces(pieces).tolist()
     ([True, False, True], ['1970-01-01 00:00:00', '1970-01-02 01:01:01'])
     """
+    shown, vals, whole, all_valid = _shown(seconds)
+    return shown, _clock_pieces(vals, whole, tzone, style, force_time=not all_valid)
+
+
+def posixct_clock(
+    seconds: np.ndarray, tzone: str | None, style: str = "string"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(shown, days, times)``: what :func:`posixct_pieces` formats, as numbers: the local day of
+    each shown element and its time of day as minute * 61 + second (None: the text is the date).
+
+    >>> shown, days, times = posixct_clock(np.array([0.0, np.nan, 90061.0]), "UTC")
+    >>> shown.tolist(), days.tolist(), times.tolist()
+    ([True, False, True], [0, 1], [0, 3722])
+    """
+    shown, vals, whole, all_valid = _shown(seconds)
+    _, days, _, _, times = _clock_parts(vals, whole, tzone, style, force_time=not all_valid)
+    return shown, days, times
+
+
+def _shown(seconds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """(shown, their values, floored, whether all finite ones are within R's years)."""
     seconds = np.asarray(seconds, dtype=np.float64)
     shown = np.isfinite(seconds)
     vals = seconds[shown] if not shown.all() else seconds
@@ -234,7 +281,7 @@ def posixct_pieces(
     if not all_valid:
         shown[shown] = valid
         vals, whole = vals[valid], whole[valid]
-    return shown, _clock_pieces(vals, whole, tzone, style, force_time=not all_valid)
+    return shown, vals, whole, all_valid
 
 
 def format_posixct(
@@ -322,32 +369,43 @@ _CODED_FROM = 256
 formatted one by one (numpy's per-call cost would dominate)."""
 
 
-def _clock_pieces(
-    vals: np.ndarray, whole: np.ndarray, tzone: str | None, style: str, force_time: bool = False
-) -> Pieces:
+def _clock_parts(
+    vals: np.ndarray, whole: np.ndarray, tzone: str | None, style: str, force_time: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """(local seconds, local days, second of the day, shown second, time as minute * 61 +
+    second); the last two None when the text is the date alone."""
     secs = whole.astype(np.int64)
     local = secs + utc_offsets(secs, tzone)
     days, sod = np.floor_divide(local, 86400), np.mod(local, 86400)
+    if style == "string" and not force_time and ((sod == 0) & (vals == whole)).all():
+        return local, days, sod, None, None
+    # R's seconds field is tm_sec + (x - floor(x)) in doubles, printed truncated: a fraction
+    # within an ulp of 1 shows the next second (even second 60), so a time is minute * 61 + second
+    sec = np.floor((sod % 60) + (vals - whole)).astype(np.int64)
+    return local, days, sod, sec, (sod // 60) * 61 + sec
+
+
+def _clock_pieces(
+    vals: np.ndarray, whole: np.ndarray, tzone: str | None, style: str, force_time: bool = False
+) -> Pieces:
+    local, days, sod, sec, times = _clock_parts(vals, whole, tzone, style, force_time)
     few = len(local) < _CODED_FROM
     each = np.arange(len(local))
-    if style == "string" and not force_time and ((sod == 0) & (vals == whole)).all():
+    if sec is None or times is None:
         if few:
             return [(ymd(days).astype(object), each)]
         day_list, day_codes = dense_codes(days)
         return [(ymd(day_list).astype(object), day_codes)]
-    # R's seconds field is tm_sec + (x - floor(x)) in doubles, printed truncated: a fraction
-    # within an ulp of 1 shows the next second (even second 60), so a time is minute * 61 + second
-    sec = np.floor((sod % 60) + (vals - whole)).astype(np.int64)
     if few and len(local) and (sec < 60).all() and local.min() >= _FAST_LOW and local.max() <= _FAST_HIGH:
         text = np.datetime_as_string((local - sod % 60 + sec).astype("datetime64[s]"), unit="s")
         if style != "ISO8601":
             text.view("U1").reshape(len(text), -1)[:, 10] = " "
         return [(text.astype(object), each)]
     if few:
-        day_list, day_codes, time_list, time_codes = days, each, (sod // 60) * 61 + sec, each
+        day_list, day_codes, time_list, time_codes = days, each, times, each
     else:
         day_list, day_codes = dense_codes(days)
-        time_list, time_codes = dense_codes((sod // 60) * 61 + sec)
+        time_list, time_codes = dense_codes(times)
     minute, second = np.divmod(time_list, 61)
     hms = np.strings.add(
         np.strings.add(np.strings.add(TWO_DIGITS[minute // 60], ":"), TWO_DIGITS[minute % 60]),

@@ -7,6 +7,7 @@
 '{"a":[1.5,2],"b":"x"}'
 """
 
+from rvalues._speedups import backend
 from rvalues.json.api import register_hooks, to_data, to_json
 from rvalues.json.atomic import KEEP_VEC_NAMES_MESSAGE, KeepVecNamesWarning
 from rvalues.json.options import JsonliteError, JsonOptions, Signif, signif
@@ -19,6 +20,7 @@ __all__ = [
     "JsonliteError",
     "KeepVecNamesWarning",
     "Signif",
+    "backend",
     "register",
     "register_hooks",
     "registered",

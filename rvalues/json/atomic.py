@@ -10,9 +10,11 @@ from typing import Any
 
 import numpy as np
 
-# modules: the few-element thresholds are read when called (tests change them)
 import rvalues.json.numbers as numbers
 import rvalues.json.strings as strings
+
+# modules: the few-element thresholds are read when called (tests change them)
+from rvalues._speedups import writer as compiled
 from rvalues.format.complex_text import format_complex
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, Prefixed, prefix_tokens, token_array
@@ -82,6 +84,10 @@ def encode_logical(x: RValue, ctx: Ctx) -> Any:
     lead = ctx.prefix or ""
     na_token = None if na == "NA" else lead + ('"NA"' if na == "string" else "null")
     table = np.array([lead + "false", lead + "true", na_token], dtype=object)
+    if compiled_array(len(data), numbers.SMALL, ctx):
+        text = array_text(compiled.logical_cells(data, na), ctx)
+        if text is not None:
+            return text
     codes = (data == 1).view(np.uint8)
     missing = data == NA_INTEGER
     if missing.any():
@@ -97,6 +103,14 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
     lead = ctx.prefix or ""
     data = x.data
     tokens: np.ndarray | list[str | None]
+    if compiled_array(len(data), numbers.SMALL, ctx):
+        if x.r_type in ("integer", "logical"):
+            cell = compiled.int_cells(data, na)
+        else:
+            cell = compiled.number_cells(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal)
+        text = array_text(cell, ctx)
+        if text is not None:
+            return text
     if x.r_type in ("integer", "logical"):
         few = len(data) <= numbers.SMALL
         tokens = few_int_tokens(data, na, lead) if few else int_to_char(data, na, lead)
@@ -105,6 +119,19 @@ def encode_numeric(x: RValue, ctx: Ctx) -> Any:
     else:
         tokens = num_to_char(data, ctx.precision, na, ctx.use_signif, ctx.always_decimal, lead)
     return finish(tokens, ctx, prefixed=True)
+
+
+def compiled_array(n: int, few: int, ctx: Ctx) -> bool:
+    """Whether n elements go to the compiled writer as one collapsed array: more than ``few``, and
+    not a single one that ``auto_unbox`` writes bare."""
+    return ctx.collapse and n > few and not (n == 1 and ctx.auto_unbox)
+
+
+def array_text(cell: compiled.Cell | None, ctx: Ctx) -> str | None:
+    """A collapsed array of many numbers by the compiled writer (None: the pure path writes it)."""
+    if cell is None:
+        return None
+    return compiled.cells_text(cell, "[", "," if ctx.indent is None else ", ", "]")
 
 
 def character_na_token(ctx: Ctx) -> str | None:
@@ -117,6 +144,13 @@ def encode_character(x: RValue, ctx: Ctx) -> Any:
     if ctx.keep_vec_names and has_names(x):
         return keep_names_list(x, _as_list(x), ctx, na=ctx.na)
     data, na = x.data, character_na_token(ctx)
+    if compiled_array(len(data), strings.FEW, ctx):
+        try:
+            text = array_text(compiled.string_cells(data, na), ctx)
+        except UnicodeEncodeError:  # a lone surrogate: the pure path names it
+            text = None
+        if text is not None:
+            return text
     return finish(escape_few(data, na) if len(data) <= strings.FEW else escape_array(data, na), ctx)
 
 
@@ -135,6 +169,10 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
     table[:-1] = escape_array(labels, na)
     table[-1] = na
     table = prefix_tokens(table, ctx.prefix)
+    if not isinstance(codes, list) and compiled_array(len(codes), strings.FEW, ctx):
+        text = array_text(compiled.table_cells(codes, table), ctx)
+        if text is not None:
+            return text
     if isinstance(codes, list):
         entries = table.tolist()
         return finish([entries[code] for code in codes], ctx, prefixed=True)

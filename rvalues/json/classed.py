@@ -6,23 +6,33 @@ from typing import Any
 
 import numpy as np
 
+import rvalues.json.time_cells as time_cells  # a module: its threshold is read when called (tests change it)
+from rvalues._speedups import writer as compiled
 from rvalues.format.datetime import (
     dense_codes,
     epoch_ms,
+    few_dates,
     format_date,
     format_posixct,
     join_pieces,
-    posixct_pieces,
     unshown_text,
 )
 from rvalues.format.timezones import tzone_of
-from rvalues.json.atomic import character_from, character_na_token, encode_coded_strings, finish
+from rvalues.json.atomic import (
+    array_text,
+    character_from,
+    character_na_token,
+    compiled_array,
+    encode_coded_strings,
+    finish,
+)
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, prefix_tokens
 from rvalues.json.frames import encode_frame
 from rvalues.json.options import JsonliteError
 from rvalues.json.posixlt import posixlt_seconds, posixlt_text
 from rvalues.json.strings import escape_array
+from rvalues.json.time_cells import coded_cell, quoted_pieces
 from rvalues.model.build import build
 from rvalues.model.classes import implicit_class
 from rvalues.model.elements import INT_MAX
@@ -67,6 +77,16 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
         return ctx.encode(_double(x.data, names), child)
     if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > INT_MAX).any():
         return ctx.encode(character_from(format_date(data), names), child)
+    if x.r_type == "double" and compiled_array(len(data), _FEW_CODES, ctx):
+        text = array_text(compiled.date_cells(data, character_na_token(child)), ctx)
+        if text is not None:
+            return text
+    if len(data) <= time_cells.FEW_TIMES:
+        texts = few_dates(data.tolist())
+        if texts is not None:
+            prefix, na = ctx.prefix or "", character_na_token(child)
+            na_token = None if na is None else prefix + na
+            return finish([na_token if t is None else f'{prefix}"{t}"' for t in texts], child, prefixed=True)
     # format each distinct day once
     finite = np.isfinite(data)
     codes = np.empty(len(data), dtype=np.int64)
@@ -109,13 +129,10 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
     return ctx.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
 
 
-_FEW_TIMES = 16
-
-
 def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     """The character method for ``format(x)``: date-time text needs no escaping, so the quotes
     (and ``ctx.prefix``) go on the few distinct day and time labels instead of on every element."""
-    if len(seconds) <= _FEW_TIMES:  # plain Python: numpy's per-call cost dominates
+    if len(seconds) <= time_cells.FEW_TIMES:  # plain Python: numpy's per-call cost dominates
         prefix, na = ctx.prefix or "", character_na_token(ctx)
         na_token = None if na is None else prefix + na
         few = [
@@ -123,12 +140,11 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
             for text in format_posixct(seconds, tzone, ctx.posixt).tolist()
         ]
         return finish(few, ctx, prefixed=True)
-    shown, pieces = posixct_pieces(seconds, tzone, ctx.posixt)
-    lead = (ctx.prefix or "") + '"'
-    (first, first_codes), *rest = pieces
-    pieces = [(np.add(lead, first), first_codes), *rest]
-    last, last_codes = pieces[-1]
-    pieces[-1] = (np.add(last, '"'), last_codes)
+    if ctx.prefix is None and compiled_array(len(seconds), time_cells.FEW_TIMES, ctx):
+        text = array_text(coded_cell(seconds, tzone, ctx), ctx)
+        if text is not None:
+            return text
+    shown, pieces = quoted_pieces(seconds, tzone, ctx)
     if shown.all():
         return finish(join_pieces(pieces), ctx, prefixed=True)
     tokens = np.empty(len(seconds), dtype=object)

@@ -15,6 +15,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
+
 Tokens = Sequence[str | None]
 
 
@@ -85,8 +87,12 @@ class RowPieces:
 
     def _settle(self) -> None:
         if self._constant is not None:
-            self.columns.append([self._constant] * self.nrow)
+            self.columns.append(self._constant)
             self._constant = None
+
+    def _pieces(self) -> list[Any]:
+        """The pieces so far: arrays, and str for the ones every row shares."""
+        return self.columns if self._constant is None else [*self.columns, self._constant]
 
     def _flat(self, sep: str | None = None) -> tuple[list[str], int]:
         """All pieces in row order, and the number per row (``sep`` ends every row)."""
@@ -94,7 +100,10 @@ class RowPieces:
             self._constant += sep
             sep = None
         self._settle()
-        columns = [c if isinstance(c, list) else c.tolist() for c in self.columns]
+        columns = [
+            [c] * self.nrow if isinstance(c, str) else list(c) if isinstance(c, list) else c.tolist()
+            for c in self.columns
+        ]
         if sep is not None:
             columns.append([sep] * self.nrow)
         width = len(columns)
@@ -105,6 +114,9 @@ class RowPieces:
 
     def rows(self) -> np.ndarray:
         """One string per row."""
+        fast = compiled.row_strings(self._pieces(), self.nrow)
+        if fast is not None:
+            return fast
         flat, width = self._flat()
         return np.array(["".join(flat[i : i + width]) for i in range(0, len(flat), width)], dtype=object)
 
@@ -120,6 +132,9 @@ class RowPieces:
         if not self.nrow:
             return ""
         _, sep, _ = row_delimiters(indent)
+        fast = compiled.join_rows(self._pieces(), self.nrow, sep)
+        if fast is not None:
+            return fast
         flat, _ = self._flat(sep)
         flat[-1] = flat[-1][: len(flat[-1]) - len(sep)]
         return "".join(flat)

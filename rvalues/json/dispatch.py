@@ -25,6 +25,7 @@ from rvalues.json.classed import encode_date, encode_factor, encode_posixt
 from rvalues.json.context import PREFIX_AWARE, Ctx
 from rvalues.json.frames import encode_frame
 from rvalues.json.lists import encode_list, encode_null
+from rvalues.json.methods import BUILTIN, METHODS, Method
 from rvalues.json.options import JsonliteError, JsonOptions
 from rvalues.model.base import RValue
 from rvalues.model.build import build
@@ -74,34 +75,37 @@ def _ts(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
     return encode(build(x.r_type, x.data), ctx)
 
 
-METHODS: dict[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = {
-    "AsIs": _asis,
-    "scalar": _scalar,
-    "NULL": _null,
-    "logical": _typed(("logical",), encode_logical),
-    "numeric": _typed(("integer", "double"), encode_numeric),
-    "integer": _typed(("integer", "double"), encode_numeric),
-    "double": _typed(("integer", "double"), encode_numeric),
-    "character": _typed(("character",), encode_character),
-    "complex": _typed(("complex",), encode_complex),
-    "raw": _typed(("raw",), encode_raw),
-    "factor": _typed(("integer",), encode_factor),
-    "ordered": _typed(("integer",), encode_factor),
-    "Date": _typed(("double", "integer"), encode_date),
-    "POSIXct": _typed(("double", "integer"), encode_posixt),
-    "POSIXlt": _typed(("list",), encode_posixt),
-    "POSIXt": _typed(("double", "integer", "list"), encode_posixt),
-    "list": _list,
-    "pairlist": _list,
-    "data.frame": _typed(("list",), encode_frame),
-    "matrix": lambda x, ctx, cls: encode_array(x, ctx),
-    "array": lambda x, ctx, cls: encode_array(x, ctx),
-    "json": _json,
-    "ts": _ts,
-}
-"""One method per class; :func:`rvalues.json.register` adds users' methods here."""
+# jsonlite's methods, one per class (the table is rvalues.json.methods')
+METHODS.update(
+    {
+        "AsIs": _asis,
+        "scalar": _scalar,
+        "NULL": _null,
+        "logical": _typed(("logical",), encode_logical),
+        "numeric": _typed(("integer", "double"), encode_numeric),
+        "integer": _typed(("integer", "double"), encode_numeric),
+        "double": _typed(("integer", "double"), encode_numeric),
+        "character": _typed(("character",), encode_character),
+        "complex": _typed(("complex",), encode_complex),
+        "raw": _typed(("raw",), encode_raw),
+        "factor": _typed(("integer",), encode_factor),
+        "ordered": _typed(("integer",), encode_factor),
+        "Date": _typed(("double", "integer"), encode_date),
+        "POSIXct": _typed(("double", "integer"), encode_posixt),
+        "POSIXlt": _typed(("list",), encode_posixt),
+        "POSIXt": _typed(("double", "integer", "list"), encode_posixt),
+        "list": _list,
+        "pairlist": _list,
+        "data.frame": _typed(("list",), encode_frame),
+        "matrix": lambda x, ctx, cls: encode_array(x, ctx),
+        "array": lambda x, ctx, cls: encode_array(x, ctx),
+        "json": _json,
+        "ts": _ts,
+    }
+)
 
-BUILTIN_METHODS: Mapping[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = MappingProxyType(dict(METHODS))
+BUILTIN.update(METHODS)
+BUILTIN_METHODS: Mapping[str, Method] = MappingProxyType(BUILTIN)
 """jsonlite's own methods, which ``register`` replaces only when asked and ``unregister`` restores."""
 
 # asJSON methods that exist for exactly these implicit classes (what force=TRUE may unclass to)

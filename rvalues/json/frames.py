@@ -25,6 +25,7 @@ from rvalues.json.collapse import (
     small_object_rows,
 )
 from rvalues.json.context import Ctx, Prefixed
+from rvalues.json.frame_text import frame_text, rows_of
 from rvalues.json.lists import encode_list, object_keys
 from rvalues.json.options import JsonliteError
 from rvalues.json.posixlt import posixlt_seconds
@@ -178,6 +179,11 @@ def encode_frame_columns(
         return collapse([], inner=False, indent=ctx.indent) if ctx.collapse else np.array([], dtype=object)
     keys = object_keys(names) if names is not None else []
     cell_ctx = ctx.but(collapse=False, na=na, oldna=oldna, indent=ctx.plus(ctx.indent), keep_vec_names=False)
+    if ctx.collapse:
+        ready = [c if type(c) in _READY else _row_cells(c, ctx) for c in columns]
+        text = frame_text(keys, ready, nrow, ctx, cell_ctx, _sliceable)
+        if text is not None:
+            return text
     if ctx.collapse and nrow > CHUNK_ROWS and all(_sliceable(c) for c in columns):
         return _chunked_text(keys, columns, nrow, ctx, cell_ctx)
     pieces = _row_pieces(keys, columns, nrow, ctx, cell_ctx)
@@ -207,20 +213,12 @@ def _sliceable(column: Any) -> bool:
     return not (column.inherits("Date") and (np.abs(column.data) > INT_MAX).any())
 
 
-def _rows_of(column: Any, start: int, stop: int) -> Any:
-    attributes = dict(column.attributes)
-    names = attributes.get("names")
-    if names is not None:
-        attributes["names"] = build("character", names.data[start:stop])
-    return build(column.r_type, column.data[start:stop], attributes)
-
-
 def _chunked_text(keys: list[str], columns: Sequence[Any], nrow: int, ctx: Ctx, cell_ctx: Ctx) -> str:
     """The collapsed rows, CHUNK_ROWS at a time."""
     bodies = []
     for start in range(0, nrow, CHUNK_ROWS):
         stop = min(nrow, start + CHUNK_ROWS)
-        part = [_rows_of(c, start, stop) for c in columns]
+        part = [rows_of(c, start, stop) for c in columns]
         bodies.append(_row_pieces(keys, part, stop - start, ctx, cell_ctx).body(ctx.indent))
     opening, sep, closing = row_delimiters(ctx.indent)
     return opening + sep.join(bodies) + closing

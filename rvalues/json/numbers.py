@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
 from rvalues.model.elements import INT_MAX
 from rvalues.na import NA_INTEGER, is_na_float, real_is_na
 
@@ -203,6 +204,9 @@ def num_to_char(
         out = np.empty(len(values), dtype=object)
         out[:] = few_num_tokens(values, precision, na, use_signif, always_decimal, prefix)
         return out
+    fast = compiled.double_tokens(values, precision, na, use_signif, always_decimal, prefix)
+    if fast is not None:
+        return fast
     finite = np.isfinite(values)
     if finite.all():
         out = _finite_tokens(values, precision, use_signif, prefix)
@@ -316,6 +320,9 @@ def int_to_char(values: np.ndarray, na: str = "string", prefix: str = "") -> np.
     if len(values) <= SMALL:
         out[:] = few_int_tokens(values, na, prefix)
         return out
+    fast = compiled.int_tokens(values, na, prefix)
+    if fast is not None:
+        return fast
     missing = values == NA_INTEGER
     present = values[~missing] if missing.any() else values
     low, high = (int(present.min()), int(present.max())) if len(present) else (0, 0)

@@ -22,7 +22,8 @@ from typing import Any
 from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.json.context import Ctx
-from rvalues.json.dispatch import BUILTIN_METHODS, METHODS, decline, encode
+from rvalues.json.dispatch import BUILTIN_METHODS, decline, encode
+from rvalues.json.methods import METHODS
 from rvalues.json.options import JsonOptions
 from rvalues.model.base import RValue
 from rvalues.model.classes import r_class as class_of

@@ -15,6 +15,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
 from rvalues.errors import RValueError
 from rvalues.lazy import import_pandas
 
@@ -85,6 +86,9 @@ def _looks_repetitive(values: np.ndarray) -> bool:
 
 
 def _escape_list(texts: list[str]) -> list[str]:
+    fast = compiled.escape_list(texts)
+    if fast is not None:
+        return fast
     joined = "\x00".join(texts)
     if not joined.isascii():
         try:

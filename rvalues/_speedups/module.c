@@ -1,0 +1,128 @@
+/* The module rvalues._speedups._core: column views over buffers and lists, and the method table. */
+#include "speedups.h"
+
+static const char *format_code(const char *format)
+{
+    if (format == NULL)
+        return "B";
+    while (*format == '<' || *format == '=' || *format == '@' || *format == '|')
+        format++;
+    return format;
+}
+
+int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t itemsize, int writable)
+{
+    memset(col, 0, sizeof(*col));
+    if (strcmp(formats, "O") == 0 && PyList_Check(obj)) {
+        if (writable) {
+            PyErr_SetString(PyExc_TypeError, "expected an object array to fill, not a list");
+            return -1;
+        }
+        col->list = obj;
+        col->len = PyList_GET_SIZE(obj);
+        return 0;
+    }
+    int flags = PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, &col->view, flags) < 0)
+        return -1;
+    col->has_view = 1;
+    const char *code = format_code(col->view.format);
+    if (col->view.ndim != 1 || code[0] == '\0' || code[1] != '\0' || strchr(formats, code[0]) == NULL ||
+        (itemsize > 0 && col->view.itemsize != itemsize)) {
+        PyErr_Format(PyExc_TypeError, "expected a one-dimensional array of format %s (size %zd), got %s (size %zd, %d dims)",
+                     formats, itemsize, code, col->view.itemsize, col->view.ndim);
+        column_close(col);
+        return -1;
+    }
+    col->base = (char *)col->view.buf;
+    col->stride = col->view.strides ? col->view.strides[0] : col->view.itemsize;
+    col->len = col->view.shape ? col->view.shape[0] : col->view.len / col->view.itemsize;
+    return 0;
+}
+
+void column_close(Column *col)
+{
+    if (col->has_view)
+        PyBuffer_Release(&col->view);
+    col->has_view = 0;
+}
+
+void column_set_object(Column *col, Py_ssize_t i, PyObject *value)
+{
+    PyObject **slot = (PyObject **)(col->base + i * col->stride);
+    PyObject *old = *slot;
+    *slot = value;
+    Py_XDECREF(old);
+}
+
+PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n)
+{
+    Py_ssize_t plen = prefix ? PyUnicode_GET_LENGTH(prefix) : 0;
+    Py_UCS4 maxchar = prefix ? PyUnicode_MAX_CHAR_VALUE(prefix) : 127;
+    PyObject *out = PyUnicode_New(plen + n, maxchar < 127 ? 127 : maxchar);
+    if (out == NULL)
+        return NULL;
+    int kind = PyUnicode_KIND(out);
+    void *data = PyUnicode_DATA(out);
+    if (plen)
+        memcpy(data, PyUnicode_DATA(prefix), (size_t)plen * kind);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        memcpy((char *)data + plen, text, (size_t)n);
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(kind, data, plen + i, (Py_UCS4)(unsigned char)text[i]);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"double_tokens", sp_double_tokens, METH_VARARGS,
+     "double_tokens(values, out, mode, precision, always_decimal, prefix, na, nan, inf, ninf)\n"
+     "Fill the object array `out` with jsonlite's tokens of the float64 array `values`."},
+    {"int_tokens", sp_int_tokens, METH_VARARGS,
+     "int_tokens(values, out, prefix, na)\nFill `out` with prefix + decimal text; R's NA becomes `na`."},
+    {"escape_list", sp_escape_list, METH_VARARGS,
+     "escape_list(texts, solidus, ascii) -> list | int\n"
+     "JSON string tokens of a list of str; the index of the first one holding a lone surrogate "
+     "instead, if any."},
+    {"escape", sp_escape, METH_VARARGS,
+     "escape(text, solidus, ascii) -> str | None\nOne JSON string token (None: a lone surrogate)."},
+    {"join_rows", sp_join_rows, METH_VARARGS,
+     "join_rows(pieces, nrow, sep) -> str\nRow i is the i-th item of every piece (a str is every "
+     "row's); rows are joined by `sep`."},
+    {"row_strings", sp_row_strings, METH_VARARGS,
+     "row_strings(pieces, nrow, out)\nFill the object array `out` with each row's text."},
+    {"join_coded", sp_join_coded, METH_VARARGS,
+     "join_coded(pieces, out)\nFill `out[i]` with the concatenation of labels[codes[i]] over the "
+     "(labels, codes) pairs."},
+    {"rows_text", sp_rows_text, METH_VARARGS,
+     "rows_text(cells, keys, nrow, layout, chunk=0) -> str\n"
+     "A data frame's rows as one JSON text: objects (keys: the escaped names) or arrays (keys: None).\n"
+     "cells: a list of cell columns, or a function of (start, stop) giving them for those rows, called\n"
+     "for every `chunk` rows.\n"
+     "A cell column is an object array of tokens (None: NA) or a tuple that formats numbers from a\n"
+     "buffer: ('d', float64, mode, precision, always_decimal, na, nan, inf, ninf), ('i', int32/64, na)\n"
+     "('l', int32, false, true, na), ('D', float64 days, na) (years 1000 to 9999; NaN is NA),\n"
+     "('T', others, shown, days, times or None, sep) (date-times), ('t', int32/int64 codes, tokens), ('s', str/None objects, na) (escaped here) or ('c', others,\n"
+     "[(labels, codes), ...]) (coded text; code -1: the token in others). layout: (open, row separator, close, first field lead, next\n"
+     "field lead, colon, object close)."},
+    {"cells_text", sp_cells_text, METH_VARARGS,
+     "cells_text(cell, open, sep, close) -> str\nOne cell column as a JSON array (NA tokens: NA)."},
+    {"object_kinds", sp_object_kinds, METH_VARARGS,
+     "object_kinds(values, out, cache, classify)\nFill `out[i]` with cache[type(values[i])], calling "
+     "classify(type) (which fills the cache) for a type not in it."},
+    {"date_days", sp_date_days, METH_VARARGS,
+     "date_days(values, skip, out)\nFill the float64 `out[i]` with the days since 1970-01-01 of the "
+     "datetime.date values[i], where the bool `skip[i]` is false."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "rvalues' compiled JSON writer (see rvalues.json.backend).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    return PyModule_Create(&module);
+}

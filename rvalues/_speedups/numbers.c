@@ -1,0 +1,191 @@
+/* jsonlite's num_to_char for whole arrays (the oracle: rvalues/json/numbers.py).
+ *
+ * mode 0: C's "%.*g" with `precision` digits (digits = NA, or signif()).
+ * mode 1: jsonlite's decimal places: fixed notation with at most `precision` decimals (ties to
+ *         even on the binary value, modp_dtoa2) for 1e-5 < |x| < INT_MAX and -1 < precision < 10,
+ *         else "%.*g" with ceil(min(15, max(1, log10|x|) + precision)) digits (6 if negative).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "speedups.h"
+
+#define R_INT_MAX 2147483647.0
+#define NA_INTEGER_VALUE (-2147483647LL - 1)
+
+int int_text(long long v, char *buf)
+{
+    char digits[24];
+    int n = 0, at = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[at++] = '-';
+    while (n)
+        buf[at++] = digits[--n];
+    buf[at] = '\0';
+    return at;
+}
+
+/* modp_dtoa2: at most `prec` decimals, trailing zeros dropped. */
+static int fixed_text(double val, int prec, char *buf)
+{
+    static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    int neg = val < 0;
+    double v = neg ? -val : val;
+    double whole_d = (double)(long long)v; /* trunc and floor of values in [0, 2^31 * 10^9) */
+    double scale = POW10[prec];
+    double tmp = (v - whole_d) * scale;
+    double frac_d = (double)(long long)tmp;
+    double diff = tmp - frac_d;
+    long long whole = (long long)whole_d;
+    long long frac = (long long)frac_d;
+    if (diff > 0.5 || (diff == 0.5 && ((prec > 0 ? frac : whole) & 1))) {
+        frac += 1;
+        if (frac >= (long long)scale) {
+            frac = 0;
+            whole += 1;
+        }
+    }
+    int n = 0;
+    if (neg)
+        buf[n++] = '-';
+    n += int_text(whole, buf + n);
+    if (prec > 0 && frac > 0) {
+        int width = prec;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            width--;
+        }
+        buf[n++] = '.';
+        for (int k = width - 1; k >= 0; k--) {
+            buf[n + k] = (char)('0' + frac % 10);
+            frac /= 10;
+        }
+        n += width;
+        buf[n] = '\0';
+    }
+    return n;
+}
+
+int double_text(double v, int mode, int precision, int always_decimal, char *buf)
+{
+    int n;
+    double mag = fabs(v);
+    if (mode == 0) {
+        n = sprintf(buf, "%.*g", precision, v);
+    } else if (precision > -1 && precision < 10 && mag < R_INT_MAX && mag > 1e-5) {
+        n = fixed_text(v, precision, buf);
+    } else {
+        double logs = v == 0 ? -INFINITY : log10(mag);
+        double t = (logs > 1 ? logs : 1) + precision;
+        long long dec = (long long)ceil(t < 15 ? t : 15);
+        n = sprintf(buf, "%.*g", (int)(dec < 0 ? 6 : dec), v);
+    }
+    if (always_decimal && memchr(buf, '.', (size_t)n) == NULL && memchr(buf, 'e', (size_t)n) == NULL) {
+        memcpy(buf + n, ".0", 3);
+        n += 2;
+    }
+    return n;
+}
+
+int is_r_na(double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return isnan(v) && (uint32_t)(bits & 0xffffffffu) == 1954u;
+}
+
+PyObject *sp_double_tokens(PyObject *self, PyObject *args)
+{
+    PyObject *values_obj, *out_obj, *prefix, *na, *nan, *inf, *ninf;
+    int mode, precision, always_decimal;
+    if (!PyArg_ParseTuple(args, "OOiipUOOOO", &values_obj, &out_obj, &mode, &precision, &always_decimal,
+                          &prefix, &na, &nan, &inf, &ninf))
+        return NULL;
+    Column values, out;
+    if (column_open(&values, values_obj, "d", 8, 0) < 0)
+        return NULL;
+    if (column_open(&out, out_obj, "O", sizeof(PyObject *), 1) < 0) {
+        column_close(&values);
+        return NULL;
+    }
+    if (out.len != values.len) {
+        PyErr_SetString(PyExc_ValueError, "double_tokens: `out` and `values` differ in length");
+        goto fail;
+    }
+    char buf[NUMBER_TEXT_MAX];
+    for (Py_ssize_t i = 0; i < values.len; i++) {
+        double v = *(double *)(values.base + i * values.stride);
+        PyObject *token;
+        if (!isfinite(v)) {
+            token = is_r_na(v) ? na : isnan(v) ? nan : v > 0 ? inf : ninf;
+            Py_INCREF(token);
+        } else {
+            int n = double_text(v, mode, precision, always_decimal, buf);
+            token = prefixed_ascii(prefix, buf, n);
+            if (token == NULL)
+                goto fail;
+        }
+        column_set_object(&out, i, token);
+    }
+    column_close(&values);
+    column_close(&out);
+    Py_RETURN_NONE;
+fail:
+    column_close(&values);
+    column_close(&out);
+    return NULL;
+}
+
+PyObject *sp_int_tokens(PyObject *self, PyObject *args)
+{
+    PyObject *values_obj, *out_obj, *prefix, *na;
+    if (!PyArg_ParseTuple(args, "OOUO", &values_obj, &out_obj, &prefix, &na))
+        return NULL;
+    Column values, out;
+    if (column_open(&values, values_obj, "ilq", 0, 0) < 0)
+        return NULL;
+    if (values.view.itemsize != 4 && values.view.itemsize != 8) {
+        PyErr_SetString(PyExc_TypeError, "int_tokens: expected int32 or int64 values");
+        column_close(&values);
+        return NULL;
+    }
+    if (column_open(&out, out_obj, "O", sizeof(PyObject *), 1) < 0) {
+        column_close(&values);
+        return NULL;
+    }
+    if (out.len != values.len) {
+        PyErr_SetString(PyExc_ValueError, "int_tokens: `out` and `values` differ in length");
+        goto fail;
+    }
+    int wide = values.view.itemsize == 8;
+    char buf[32];
+    for (Py_ssize_t i = 0; i < values.len; i++) {
+        char *at = values.base + i * values.stride;
+        long long v = wide ? (long long)*(int64_t *)at : (long long)*(int32_t *)at;
+        PyObject *token;
+        if (v == NA_INTEGER_VALUE) {
+            token = na;
+            Py_INCREF(token);
+        } else {
+            int n = int_text(v, buf);
+            token = prefixed_ascii(prefix, buf, n);
+            if (token == NULL)
+                goto fail;
+        }
+        column_set_object(&out, i, token);
+    }
+    column_close(&values);
+    column_close(&out);
+    Py_RETURN_NONE;
+fail:
+    column_close(&values);
+    column_close(&out);
+    return NULL;
+}

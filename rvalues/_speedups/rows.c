@@ -1,0 +1,702 @@
+/* A data frame's rows (or one column) as JSON text, written once into one growing buffer (the
+ * oracle: ObjectRows and array_rows in rvalues/json/collapse.py, fed by rvalues/json/frames.py).
+ *
+ * Number columns are formatted straight from their buffers; other columns arrive as tokens.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "speedups.h"
+
+/* UTF-8 text. A writer with `str` set writes into that (new, unshared) str's own bytes, so that
+ * ASCII text, the common case, becomes the result without a copy; other text is decoded at the end. */
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+    PyObject *str;
+    int nonascii;
+} Writer;
+
+static int w_grow(Writer *w, Py_ssize_t extra)
+{
+    Py_ssize_t cap = w->cap ? w->cap : 4096;
+    while (cap < w->len + extra)
+        cap += cap / 2 + 4096;
+    if (w->str != NULL) {
+        if (PyUnicode_Resize(&w->str, cap) < 0)
+            return -1;
+        w->data = (char *)PyUnicode_DATA(w->str);
+    } else {
+        char *data = PyMem_Realloc(w->data, (size_t)cap);
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        w->data = data;
+    }
+    w->cap = cap;
+    return 0;
+}
+
+/* Start writing into a new str of `cap` bytes. */
+static int w_start(Writer *w, Py_ssize_t cap)
+{
+    memset(w, 0, sizeof(*w));
+    w->str = PyUnicode_New(cap, 127);
+    if (w->str == NULL)
+        return -1;
+    w->data = (char *)PyUnicode_DATA(w->str);
+    w->cap = cap;
+    return 0;
+}
+
+static void w_discard(Writer *w)
+{
+    if (w->str != NULL)
+        Py_DECREF(w->str);
+    else
+        PyMem_Free(w->data);
+    w->str = NULL;
+    w->data = NULL;
+}
+
+static inline int w_reserve(Writer *w, Py_ssize_t extra)
+{
+    return w->len + extra <= w->cap ? 0 : w_grow(w, extra);
+}
+
+static inline int w_put(Writer *w, const char *text, Py_ssize_t n)
+{
+    if (w_reserve(w, n) < 0)
+        return -1;
+    char *dst = w->data + w->len;
+    if (n <= 16) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            dst[i] = text[i];
+    } else {
+        memcpy(dst, text, (size_t)n);
+    }
+    w->len += n;
+    return 0;
+}
+
+static inline int w_put_w(Writer *w, const Writer *text)
+{
+    w->nonascii |= text->nonascii;
+    return w_put(w, text->data, text->len);
+}
+
+/* A str as UTF-8 (ASCII ones straight from their data). */
+static int w_put_str(Writer *w, PyObject *text)
+{
+    if (PyUnicode_IS_ASCII(text))
+        return w_put(w, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
+    w->nonascii = 1;
+    Py_ssize_t n;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &n);
+    return utf8 == NULL ? -1 : w_put(w, utf8, n);
+}
+
+/* The text written, as a str (the writer is spent). */
+/* A str as a JSON string, escaped as jsonlite does (strings.c has the rules); UTF-8 needs no care,
+ * since every byte of a multi-byte character is 0x80 or more. A lone surrogate fails to encode. */
+static int w_put_escaped(Writer *w, PyObject *text)
+{
+    static const char HEX[] = "0123456789abcdef";
+    Py_ssize_t n;
+    const char *s;
+    if (PyUnicode_IS_ASCII(text)) {
+        s = (const char *)PyUnicode_DATA(text);
+        n = PyUnicode_GET_LENGTH(text);
+    } else {
+        w->nonascii = 1;
+        s = PyUnicode_AsUTF8AndSize(text, &n);
+        if (s == NULL)
+            return -1;
+    }
+    if (w_reserve(w, 6 * n + 2) < 0)
+        return -1;
+    char *out = w->data + w->len, *start = out;
+    *out++ = '"';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && i && s[i - 1] == '<')) {
+            *out++ = (char)c;
+            continue;
+        }
+        *out++ = '\\';
+        switch (c) {
+        case '"': *out++ = '"'; break;
+        case '\\': *out++ = '\\'; break;
+        case '/': *out++ = '/'; break;
+        case '\b': *out++ = 'b'; break;
+        case '\f': *out++ = 'f'; break;
+        case '\n': *out++ = 'n'; break;
+        case '\r': *out++ = 'r'; break;
+        case '\t': *out++ = 't'; break;
+        default:
+            *out++ = 'u';
+            *out++ = '0';
+            *out++ = '0';
+            *out++ = HEX[c >> 4];
+            *out++ = HEX[c & 0xf];
+        }
+    }
+    *out++ = '"';
+    w->len += out - start;
+    return 0;
+}
+
+static PyObject *w_finish(Writer *w)
+{
+    PyObject *out;
+    if (w->str != NULL && !w->nonascii) {
+        out = w->str;
+        w->str = NULL;
+        if (PyUnicode_Resize(&out, w->len) < 0) {
+            Py_XDECREF(out);
+            return NULL;
+        }
+        return out;
+    }
+    out = PyUnicode_DecodeUTF8(w->data ? w->data : "", w->len, "strict");
+    w_discard(w);
+    return out;
+}
+
+enum { CELL_TOKENS, CELL_DOUBLE, CELL_INT, CELL_LOGICAL, CELL_CODED, CELL_STRING, CELL_DATE, CELL_TABLE, CELL_CLOCK };
+
+typedef struct {
+    int kind;
+    Column col;
+    int mode, precision, always_decimal;
+    PyObject *tokens[4]; /* borrowed: NA, NaN, Inf, -Inf (doubles); NA (ints); false, true, NA */
+    Py_ssize_t npieces;  /* coded text: labels[k][codes[k][row]] for each k; col holds the others */
+    Writer *labels;      /* each piece's labels packed one after another, as UTF-8 */
+    Py_ssize_t **ends;   /* where each label ends in them */
+    Column *codes;
+    Column table; /* table[code] (a negative code counts from the end), for CELL_TABLE */
+    Column shown, days, times; /* CELL_CLOCK: where shown, the day and time (no times: the date) */
+    char sep;
+    DayTable day_texts; /* dates and date-times: each day of their range formatted once */
+} Cell;
+
+#define DAY_TABLE_MAX 400000
+
+/* The day texts of a column's days (doubles, floored, NaN skipped; or int64), if their range is small. */
+static void make_day_table(Cell *cell, const Column *days, int doubles)
+{
+    long long low = 0, high = -1;
+    for (Py_ssize_t i = 0; i < days->len; i++) {
+        const char *at = days->base + i * days->stride;
+        long long day;
+        if (doubles) {
+            double v = *(const double *)at;
+            if (isnan(v))
+                continue;
+            day = (long long)floor(v);
+        } else {
+            day = *(const int64_t *)at;
+        }
+        if (high < low) {
+            low = high = day;
+        } else if (day < low) {
+            low = day;
+        } else if (day > high) {
+            high = day;
+        }
+    }
+    if (high >= low && high - low < DAY_TABLE_MAX && days->len > 64) {
+        cell->day_texts.text = day_table(low, high); /* NULL (no memory): formatted one by one */
+        cell->day_texts.low = low;
+        cell->day_texts.high = high;
+    }
+}
+
+static int token_ok(PyObject *token)
+{
+    if (token == Py_None || PyUnicode_Check(token))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "a token must be str or None, not %.80s", Py_TYPE(token)->tp_name);
+    return -1;
+}
+
+/* ('c', others, [(labels, codes), ...]): a row whose first code is negative is its token in others. */
+static int open_coded(Cell *cell, PyObject *obj, Py_ssize_t nrow)
+{
+    const char *kind;
+    PyObject *others, *pieces;
+    if (!PyArg_ParseTuple(obj, "sOO!", &kind, &others, &PyList_Type, &pieces) ||
+        column_open(&cell->col, others, "O", sizeof(PyObject *), 0) < 0)
+        return -1;
+    Py_ssize_t n = PyList_GET_SIZE(pieces);
+    cell->labels = PyMem_Calloc(n ? n : 1, sizeof(Writer));
+    cell->ends = PyMem_Calloc(n ? n : 1, sizeof(Py_ssize_t *));
+    cell->codes = PyMem_Calloc(n ? n : 1, sizeof(Column));
+    if (cell->labels == NULL || cell->ends == NULL || cell->codes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    cell->npieces = n;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *labels_obj, *codes;
+        Column labels;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(pieces, k), "OO", &labels_obj, &codes) ||
+            column_open(&cell->codes[k], codes, "lq", 8, 0) < 0 ||
+            column_open(&labels, labels_obj, "O", sizeof(PyObject *), 0) < 0)
+            return -1;
+        int failed = cell->codes[k].len != nrow;
+        if (failed)
+            PyErr_SetString(PyExc_ValueError, "coded text: codes must have an item per row");
+        cell->ends[k] = failed ? NULL : PyMem_Calloc(labels.len + 1, sizeof(Py_ssize_t));
+        failed = failed || cell->ends[k] == NULL;
+        for (Py_ssize_t i = 0; i < labels.len && !failed; i++) {
+            PyObject *label = column_object(&labels, i);
+            failed = !PyUnicode_Check(label) || w_put_str(&cell->labels[k], label) < 0;
+            if (!PyUnicode_Check(label))
+                PyErr_SetString(PyExc_TypeError, "coded text: labels must be str");
+            cell->ends[k][i + 1] = cell->labels[k].len;
+        }
+        cell->ends[k][0] = labels.len; /* the count, read back as the bound of the codes */
+        column_close(&labels);
+        if (failed) {
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void cell_close(Cell *cell)
+{
+    column_close(&cell->col);
+    column_close(&cell->table);
+    PyMem_Free((void *)cell->day_texts.text);
+    cell->day_texts.text = NULL;
+    column_close(&cell->shown);
+    column_close(&cell->days);
+    column_close(&cell->times);
+    for (Py_ssize_t k = 0; k < cell->npieces; k++) {
+        PyMem_Free(cell->labels[k].data);
+        PyMem_Free(cell->ends[k]);
+        column_close(&cell->codes[k]);
+    }
+    PyMem_Free(cell->labels);
+    PyMem_Free(cell->ends);
+    PyMem_Free(cell->codes);
+    cell->labels = NULL;
+    cell->ends = NULL;
+    cell->codes = NULL;
+    cell->npieces = 0;
+}
+
+static int write_coded(const Cell *cell, Py_ssize_t row, Writer *w, PyObject **token)
+{
+    *token = NULL;
+    for (Py_ssize_t k = 0; k < cell->npieces; k++) {
+        int64_t code = *(const int64_t *)(cell->codes[k].base + row * cell->codes[k].stride);
+        if (k == 0 && code < 0) {
+            *token = column_object(&cell->col, row);
+            return token_ok(*token);
+        }
+        const Py_ssize_t *ends = cell->ends[k];
+        if (code < 0 || code >= ends[0]) {
+            PyErr_Format(PyExc_IndexError, "coded text: code %lld out of range", (long long)code);
+            return -1;
+        }
+        Py_ssize_t from = code ? ends[code] : 0;
+        w->nonascii |= cell->labels[k].nonascii;
+        if (w_put(w, cell->labels[k].data + from, ends[code + 1] - from) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
+{
+    memset(cell, 0, sizeof(*cell));
+    if (!PyTuple_Check(obj)) {
+        cell->kind = CELL_TOKENS;
+        if (column_open(&cell->col, obj, "O", sizeof(PyObject *), 0) < 0)
+            return -1;
+    } else {
+        PyObject *values, **t = cell->tokens;
+        PyObject *first = PyTuple_GET_SIZE(obj) ? PyTuple_GET_ITEM(obj, 0) : Py_None;
+        const char *kind = PyUnicode_Check(first) ? PyUnicode_AsUTF8(first) : "";
+        if (kind == NULL)
+            return -1;
+        if (strcmp(kind, "d") == 0) {
+            cell->kind = CELL_DOUBLE;
+            if (!PyArg_ParseTuple(obj, "sOiipOOOO", &kind, &values, &cell->mode, &cell->precision,
+                                  &cell->always_decimal, &t[0], &t[1], &t[2], &t[3]) ||
+                column_open(&cell->col, values, "d", 8, 0) < 0)
+                return -1;
+        } else if (strcmp(kind, "i") == 0) {
+            cell->kind = CELL_INT;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
+                column_open(&cell->col, values, "ilq", 0, 0) < 0)
+                return -1;
+        } else if (strcmp(kind, "l") == 0) {
+            cell->kind = CELL_LOGICAL;
+            if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
+                column_open(&cell->col, values, "i", 4, 0) < 0)
+                return -1;
+        } else if (strcmp(kind, "T") == 0) {
+            cell->kind = CELL_CLOCK;
+            PyObject *shown, *days, *times;
+            if (!PyArg_ParseTuple(obj, "sOOOOc", &kind, &values, &shown, &days, &times, &cell->sep) ||
+                column_open(&cell->col, values, "O", sizeof(PyObject *), 0) < 0 ||
+                column_open(&cell->shown, shown, "?B", 1, 0) < 0 || column_open(&cell->days, days, "lq", 8, 0) < 0 ||
+                (times != Py_None && column_open(&cell->times, times, "lq", 8, 0) < 0))
+                return -1;
+            if (cell->shown.len != nrow || cell->days.len != nrow || (times != Py_None && cell->times.len != nrow)) {
+                PyErr_SetString(PyExc_ValueError, "a date-time cell needs an item per row in each array");
+                return -1;
+            }
+            make_day_table(cell, &cell->days, 0);
+        } else if (strcmp(kind, "t") == 0) {
+            cell->kind = CELL_TABLE;
+            PyObject *table;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &table) || column_open(&cell->col, values, "ilq", 0, 0) < 0 ||
+                column_open(&cell->table, table, "O", sizeof(PyObject *), 0) < 0)
+                return -1;
+            if (cell->col.view.itemsize != 4 && cell->col.view.itemsize != 8) {
+                PyErr_SetString(PyExc_TypeError, "table codes must be int32 or int64");
+                return -1;
+            }
+        } else if (strcmp(kind, "D") == 0) {
+            cell->kind = CELL_DATE;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) || column_open(&cell->col, values, "d", 8, 0) < 0)
+                return -1;
+            make_day_table(cell, &cell->col, 1);
+        } else if (strcmp(kind, "s") == 0) {
+            cell->kind = CELL_STRING;
+            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
+                column_open(&cell->col, values, "O", sizeof(PyObject *), 0) < 0)
+                return -1;
+        } else if (strcmp(kind, "c") == 0) {
+            cell->kind = CELL_CODED;
+            if (open_coded(cell, obj, nrow) < 0)
+                return -1;
+        } else {
+            PyErr_SetString(PyExc_ValueError, "a cell tuple starts with 'd', 'i', 'l' or 'c'");
+            return -1;
+        }
+        if (cell->kind == CELL_INT && cell->col.view.itemsize != 4 && cell->col.view.itemsize != 8) {
+            PyErr_SetString(PyExc_TypeError, "an integer cell column must be int32 or int64");
+            return -1;
+        }
+        for (int k = 0; k < 4; k++)
+            if (t[k] != NULL && token_ok(t[k]) < 0)
+                return -1;
+    }
+    if (cell->col.len != nrow) {
+        PyErr_Format(PyExc_ValueError, "a cell column has %zd items for %zd rows", cell->col.len, nrow);
+        return -1;
+    }
+    return 0;
+}
+
+/* Write row `row` of the cell; *na is set instead when it is an NA token (None). */
+static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na)
+{
+    const char *at = cell->col.base + row * cell->col.stride;
+    PyObject *token;
+    *na = 0;
+    switch (cell->kind) {
+    case CELL_DOUBLE: {
+        double v = *(const double *)at;
+        if (isfinite(v)) {
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += double_text(v, cell->mode, cell->precision, cell->always_decimal, w->data + w->len);
+            return 0;
+        }
+        token = cell->tokens[is_r_na(v) ? 0 : isnan(v) ? 1 : v > 0 ? 2 : 3];
+        break;
+    }
+    case CELL_INT: {
+        long long v = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
+        if (v != -2147483647LL - 1) {
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += int_text(v, w->data + w->len);
+            return 0;
+        }
+        token = cell->tokens[0];
+        break;
+    }
+    case CELL_LOGICAL: {
+        int32_t v = *(const int32_t *)at;
+        token = cell->tokens[v == INT32_MIN ? 2 : v == 1 ? 1 : 0];
+        break;
+    }
+    case CELL_DATE: {
+        double v = *(const double *)at;
+        if (!isnan(v)) {
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += date_text(v, &cell->day_texts, w->data + w->len);
+            return 0;
+        }
+        token = cell->tokens[0];
+        break;
+    }
+    case CELL_CLOCK:
+        if (*(const uint8_t *)(cell->shown.base + row * cell->shown.stride)) {
+            long long day = *(const int64_t *)(cell->days.base + row * cell->days.stride);
+            long long time = cell->times.has_view ? *(const int64_t *)(cell->times.base + row * cell->times.stride) : -1;
+            if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
+                return -1;
+            w->len += clock_text(day, time, cell->sep, &cell->day_texts, w->data + w->len);
+            return 0;
+        }
+        token = column_object(&cell->col, row);
+        if (token_ok(token) < 0)
+            return -1;
+        break;
+    case CELL_TABLE: {
+        long long code = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
+        if (code < 0)
+            code += cell->table.len;
+        if (code < 0 || code >= cell->table.len) {
+            PyErr_Format(PyExc_IndexError, "code %lld is out of bounds for a table of %zd", code, cell->table.len);
+            return -1;
+        }
+        token = column_object(&cell->table, code);
+        if (token_ok(token) < 0)
+            return -1;
+        break;
+    }
+    case CELL_STRING:
+        token = column_object(&cell->col, row);
+        if (PyUnicode_Check(token))
+            return w_put_escaped(w, token);
+        if (token != Py_None) {
+            PyErr_Format(PyExc_TypeError, "a string cell must be str or None, not %.80s", Py_TYPE(token)->tp_name);
+            return -1;
+        }
+        token = cell->tokens[0];
+        break;
+    case CELL_CODED:
+        if (write_coded(cell, row, w, &token) < 0)
+            return -1;
+        if (token == NULL)
+            return 0;
+        break;
+    default:
+        token = column_object(&cell->col, row);
+        if (token_ok(token) < 0)
+            return -1;
+    }
+    if (token == Py_None) {
+        *na = 1;
+        return 0;
+    }
+    return w_put_str(w, token);
+}
+
+static void close_cells(Cell *cells, Py_ssize_t n)
+{
+    for (Py_ssize_t k = 0; k < n; k++)
+        cell_close(&cells[k]);
+    PyMem_Free(cells);
+}
+
+static Cell *open_cells(PyObject *seq, Py_ssize_t nrow)
+{
+    Py_ssize_t n = PyList_GET_SIZE(seq);
+    Cell *cells = PyMem_Calloc(n ? n : 1, sizeof(Cell));
+    if (cells == NULL)
+        return (Cell *)PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (cell_open(&cells[k], PyList_GET_ITEM(seq, k), nrow) < 0) {
+            close_cells(cells, n); /* unopened cells are zeroed: closing them is a no-op */
+            return NULL;
+        }
+    }
+    return cells;
+}
+
+/* The UTF-8 text before a field: the row's first field's, and any other's (key and colon included). */
+typedef struct {
+    Writer first, next;
+} Lead;
+
+static void free_leads(Lead *leads, Py_ssize_t n)
+{
+    for (Py_ssize_t k = 0; leads && k < n; k++) {
+        PyMem_Free(leads[k].first.data);
+        PyMem_Free(leads[k].next.data);
+    }
+    PyMem_Free(leads);
+}
+
+static Lead *make_leads(PyObject *keys, PyObject **layout)
+{
+    Py_ssize_t n = PyList_GET_SIZE(keys);
+    Lead *leads = PyMem_Calloc(n ? n : 1, sizeof(Lead));
+    if (leads == NULL)
+        return (Lead *)PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *key = PyList_GET_ITEM(keys, k);
+        if (w_put_str(&leads[k].first, layout[3]) < 0 || w_put_str(&leads[k].first, key) < 0 ||
+            w_put_str(&leads[k].first, layout[5]) < 0 || w_put_str(&leads[k].next, layout[4]) < 0 ||
+            w_put_str(&leads[k].next, key) < 0 || w_put_str(&leads[k].next, layout[5]) < 0) {
+            free_leads(leads, n);
+            return NULL;
+        }
+    }
+    return leads;
+}
+
+/* One row: an object (leads given: NA cells omitted) or an array (NA cells written NA). */
+static int write_row(const Cell *cells, Py_ssize_t n, const Lead *leads, Py_ssize_t row, const Writer *sep,
+                     const Writer *close, Writer *w)
+{
+    int na;
+    if (leads == NULL) {
+        if (w_put(w, "[", 1) < 0)
+            return -1;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            if ((k && w_put_w(w, sep) < 0) || cell_write(&cells[k], row, w, &na) < 0)
+                return -1;
+            if (na && w_put(w, "NA", 2) < 0)
+                return -1;
+        }
+        return w_put(w, "]", 1);
+    }
+    if (w_put(w, "{", 1) < 0)
+        return -1;
+    Py_ssize_t fields = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t mark = w->len;
+        const Writer *lead = fields ? &leads[k].next : &leads[k].first;
+        if (w_put_w(w, lead) < 0 || cell_write(&cells[k], row, w, &na) < 0)
+            return -1;
+        if (na)
+            w->len = mark; /* an omitted field */
+        else
+            fields++;
+    }
+    return fields ? w_put_w(w, close) : w_put(w, "}", 1);
+}
+
+typedef struct {
+    PyObject *keys;
+    Lead *leads;
+    Writer sep, close, row_sep;
+} Layout;
+
+/* Rows `start` .. `start + nrow` from the cell columns in `seq`. */
+static int write_rows(PyObject *seq, Py_ssize_t start, Py_ssize_t nrow, Py_ssize_t total, const Layout *lay, Writer *w)
+{
+    if (!PyList_Check(seq) || (lay->keys != Py_None && PyList_GET_SIZE(seq) != PyList_GET_SIZE(lay->keys))) {
+        PyErr_SetString(PyExc_ValueError, "rows_text: expected a list of cell columns, one per key");
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(seq);
+    Cell *cells = open_cells(seq, nrow);
+    if (cells == NULL)
+        return -1;
+    int failed = 0;
+    for (Py_ssize_t row = 0; row < nrow && !failed; row++) {
+        failed = (start + row && w_put_w(w, &lay->row_sep) < 0) ||
+                 write_row(cells, n, lay->leads, row, &lay->sep, &lay->close, w) < 0;
+        if (start + row == 1023 && total > 4096) /* room for the rest, as long as the first rows are */
+            failed = failed || w_reserve(w, w->len / 1024 * (total - 1024) / 8 * 9) < 0;
+    }
+    close_cells(cells, n);
+    return failed ? -1 : 0;
+}
+
+PyObject *sp_rows_text(PyObject *self, PyObject *args)
+{
+    PyObject *cells, *layout_obj;
+    Py_ssize_t nrow, chunk = 0;
+    Layout lay = {NULL, NULL, {0}, {0}, {0}};
+    if (!PyArg_ParseTuple(args, "OOnO!|n", &cells, &lay.keys, &nrow, &PyTuple_Type, &layout_obj, &chunk))
+        return NULL;
+    PyObject *layout[7];
+    if (!PyArg_ParseTuple(layout_obj, "UUUUUUU", &layout[0], &layout[1], &layout[2], &layout[3], &layout[4],
+                          &layout[5], &layout[6]))
+        return NULL;
+    if (lay.keys != Py_None) {
+        if (!PyList_Check(lay.keys)) {
+            PyErr_SetString(PyExc_TypeError, "rows_text: keys must be None or a list of str");
+            return NULL;
+        }
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lay.keys); k++)
+            if (!PyUnicode_Check(PyList_GET_ITEM(lay.keys, k))) {
+                PyErr_SetString(PyExc_TypeError, "rows_text: keys must be str");
+                return NULL;
+            }
+    }
+    Writer w = {0};
+    int failed = w_put_str(&lay.sep, lay.keys == Py_None ? layout[4] : layout[1]) < 0 ||
+                 w_put_str(&lay.close, layout[6]) < 0 || w_put_str(&lay.row_sep, layout[1]) < 0 ||
+                 (lay.keys != Py_None && (lay.leads = make_leads(lay.keys, layout)) == NULL) ||
+                 w_start(&w, 65536) < 0 || w_put_str(&w, layout[0]) < 0;
+    if (!PyCallable_Check(cells)) {
+        failed = failed || write_rows(cells, 0, nrow, nrow, &lay, &w) < 0;
+    } else {
+        if (chunk <= 0)
+            chunk = nrow ? nrow : 1;
+        for (Py_ssize_t start = 0; start < nrow && !failed; start += chunk) {
+            Py_ssize_t stop = start + chunk < nrow ? start + chunk : nrow;
+            PyObject *seq = PyObject_CallFunction(cells, "nn", start, stop);
+            failed = seq == NULL || write_rows(seq, start, stop - start, nrow, &lay, &w) < 0;
+            Py_XDECREF(seq);
+        }
+    }
+    failed = failed || w_put_str(&w, layout[2]) < 0;
+    free_leads(lay.leads, lay.keys == Py_None ? 0 : PyList_GET_SIZE(lay.keys));
+    PyMem_Free(lay.sep.data);
+    PyMem_Free(lay.close.data);
+    PyMem_Free(lay.row_sep.data);
+    if (failed) {
+        w_discard(&w);
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+PyObject *sp_cells_text(PyObject *self, PyObject *args)
+{
+    PyObject *obj, *open, *sep, *close;
+    if (!PyArg_ParseTuple(args, "OUUU", &obj, &open, &sep, &close))
+        return NULL;
+    Cell cell;
+    Py_ssize_t nrow = PyTuple_Check(obj) ? -1 : 0;
+    if (nrow < 0) { /* the length of a tuple cell is its values' */
+        Column probe;
+        PyObject *values = PyTuple_GET_SIZE(obj) > 1 ? PyTuple_GET_ITEM(obj, 1) : Py_None;
+        if (column_open(&probe, values, "dilqO", 0, 0) < 0)
+            return NULL;
+        nrow = probe.len;
+        column_close(&probe);
+    } else {
+        nrow = PySequence_Size(obj);
+        if (nrow < 0)
+            return NULL;
+    }
+    if (cell_open(&cell, obj, nrow) < 0) {
+        cell_close(&cell);
+        return NULL;
+    }
+    Writer w;
+    int na, failed = w_start(&w, 16 * nrow + 64) < 0 || w_put_str(&w, open) < 0;
+    for (Py_ssize_t row = 0; row < nrow && !failed; row++) {
+        failed = (row && w_put_str(&w, sep) < 0) || cell_write(&cell, row, &w, &na) < 0 ||
+                 (na && w_put(&w, "NA", 2) < 0);
+    }
+    failed = failed || w_put_str(&w, close) < 0;
+    cell_close(&cell);
+    if (failed) {
+        w_discard(&w);
+        return NULL;
+    }
+    return w_finish(&w);
+}

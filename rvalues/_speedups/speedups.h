@@ -1,0 +1,74 @@
+/* rvalues' compiled JSON writer: shared declarations.
+ *
+ * Every function mirrors a pure-Python function of rvalues.json (the oracle): same inputs, same
+ * tokens, byte for byte. Arrays arrive through the buffer protocol (numpy without its headers);
+ * object arrays (format "O") are read and filled as arrays of PyObject pointers.
+ */
+#ifndef RVALUES_SPEEDUPS_H
+#define RVALUES_SPEEDUPS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* A one-dimensional view of a buffer or a list: item i is at base + i * stride (lists: items). */
+typedef struct {
+    Py_buffer view;
+    int has_view;
+    PyObject *list; /* a borrowed list, when the sequence is one */
+    char *base;
+    Py_ssize_t stride;
+    Py_ssize_t len;
+} Column;
+
+/* Open `obj` as a column of `itemsize`-byte items whose format code is one of `formats`
+ * (e.g. "d", "iIlLqQ" by size, "O"); lists are accepted when `formats` is "O". */
+int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t itemsize, int writable);
+void column_close(Column *col);
+static inline PyObject *column_object(const Column *col, Py_ssize_t i) /* borrowed */
+{
+    if (col->list)
+        return PyList_GET_ITEM(col->list, i);
+    return *(PyObject **)(col->base + i * col->stride);
+}
+void column_set_object(Column *col, Py_ssize_t i, PyObject *value); /* steals `value` */
+
+/* A new str: `prefix` followed by `n` ASCII bytes. */
+PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n);
+
+/* numbers.c: jsonlite's text of one number into `buf` (NUMBER_TEXT_MAX bytes at least); its length */
+#define NUMBER_TEXT_MAX 400
+int int_text(long long v, char *buf);
+int double_text(double v, int mode, int precision, int always_decimal, char *buf);
+int is_r_na(double v);
+
+PyObject *sp_double_tokens(PyObject *self, PyObject *args);
+PyObject *sp_int_tokens(PyObject *self, PyObject *args);
+
+/* strings.c */
+PyObject *sp_escape_list(PyObject *self, PyObject *args);
+PyObject *sp_escape(PyObject *self, PyObject *args);
+
+/* assemble.c */
+PyObject *sp_join_rows(PyObject *self, PyObject *args);
+PyObject *sp_row_strings(PyObject *self, PyObject *args);
+PyObject *sp_join_coded(PyObject *self, PyObject *args);
+
+/* dates.c: a day number's date as a JSON string ("YYYY-MM-DD", years 1000 to 9999); its length */
+/* Every day's "YYYY-MM-DD" from low to high, written once (NULL: none, or no memory). */
+typedef struct {
+    const char *text;
+    long long low, high;
+} DayTable;
+const char *day_table(long long low, long long high);
+void ymd_text(long long day, char *buf);
+int date_text(double days, const DayTable *table, char *buf);
+/* a date-time as a JSON string: the date, then (time >= 0: minute * 61 + second) `sep` and HH:MM:SS */
+int clock_text(long long day, long long time, char sep, const DayTable *table, char *buf);
+PyObject *sp_object_kinds(PyObject *self, PyObject *args);
+PyObject *sp_date_days(PyObject *self, PyObject *args);
+
+/* rows.c */
+PyObject *sp_rows_text(PyObject *self, PyObject *args);
+PyObject *sp_cells_text(PyObject *self, PyObject *args);
+
+#endif

@@ -1,0 +1,287 @@
+"""The leaf calls of the JSON writer (and of the conversion of object columns) into the compiled
+module, each returning None when it does not run (no extension, ``RVALUES_PURE=1``, or an input it
+does not take), so that the caller goes on with its pure Python/numpy code, which it stays
+byte-identical to.
+
+>>> import numpy as np
+>>> tokens = double_tokens(np.linspace(0, 1, 9), 2, "null", False, False, "")
+>>> tokens is None or tokens[:3].tolist() == ["0", "0.12", "0.25"]
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from rvalues import _speedups
+
+_INTS = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def available() -> bool:
+    """Whether the compiled writer runs."""
+    return _speedups.core is not None
+
+
+def _non_finite_tokens(na: str, prefix: str) -> tuple[str | None, str | None, str | None, str | None]:
+    """The tokens of R's NA, NaN, Inf and -Inf under ``na`` (as ``numbers.num_to_char``)."""
+    if na == "NA":
+        return None, None, None, None
+    if na == "null":
+        return (prefix + "null",) * 4
+    return prefix + '"NA"', prefix + '"NaN"', prefix + '"Inf"', prefix + '"-Inf"'
+
+
+def double_tokens(
+    values: np.ndarray, precision: int | None, na: str, use_signif: bool, always_decimal: bool, prefix: str
+) -> np.ndarray | None:
+    """``numbers.num_to_char`` of a float64 array, compiled."""
+    core = _speedups.core
+    if core is None or values.dtype != np.float64:
+        return None
+    mode = _number_mode(precision, use_signif)
+    if mode is None:
+        return None
+    out = np.empty(len(values), dtype=object)
+    core.double_tokens(values, out, *mode, always_decimal, prefix, *_non_finite_tokens(na, prefix))
+    return out
+
+
+def int_tokens(values: np.ndarray, na: str, prefix: str) -> np.ndarray | None:
+    """``numbers.int_to_char`` of an int32 or int64 array (R's NA: INT32_MIN), compiled."""
+    core = _speedups.core
+    if core is None or values.dtype not in _INTS:
+        return None
+    na_token = None if na == "NA" else prefix + ("null" if na == "null" else '"NA"')
+    out = np.empty(len(values), dtype=object)
+    core.int_tokens(values, out, prefix, na_token)
+    return out
+
+
+def escape_list(texts: list[str], ascii: bool = False) -> list[str] | None:
+    """JSON string tokens as jsonlite escapes them (``"</"`` -> ``"<\\/"``); None when not compiled
+    or when a string holds a lone surrogate (the pure path names it in its error).
+
+    ``ascii``: every character from 0x7f up as ``\\uxxxx`` (as ``json.dumps(ensure_ascii=True)``).
+    """
+    core = _speedups.core
+    if core is None:
+        return None
+    out = core.escape_list(texts, True, ascii)
+    return out if isinstance(out, list) else None
+
+
+def escape_json(text: str, ascii: bool = False) -> str | None:
+    """``json.dumps(text, ensure_ascii=ascii)`` in one compiled pass (for splicing a result's text
+    into a JSON-RPC line), or None when not compiled or ``text`` holds a lone surrogate.
+
+    >>> escape_json('say "hi"\\n') in (None, '"say \\\\"hi\\\\"\\\\n"')
+    True
+    """
+    core = _speedups.core
+    if core is None:
+        return None
+    out: str | None = core.escape(text, False, ascii)
+    return out
+
+
+def join_rows(pieces: Sequence[str | np.ndarray | list[str]], nrow: int, sep: str) -> str | None:
+    """Rows joined by ``sep``; row i is the concatenation of each piece's i-th item (a str piece is
+    every row's), written once into one str."""
+    core = _speedups.core
+    if core is None or not _all_objects(pieces):
+        return None
+    text: str = core.join_rows(list(pieces), nrow, sep)
+    return text
+
+
+def row_strings(pieces: Sequence[str | np.ndarray | list[str]], nrow: int) -> np.ndarray | None:
+    """Each row's text (as :func:`join_rows`), as an object array."""
+    core = _speedups.core
+    if core is None or not _all_objects(pieces):
+        return None
+    out = np.empty(nrow, dtype=object)
+    core.row_strings(list(pieces), nrow, out)
+    return out
+
+
+def join_coded(pieces: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """``labels[codes]`` concatenated over the (labels, codes) pairs, as an object array."""
+    core = _speedups.core
+    if core is None or not pieces:
+        return None
+    if not all(labels.dtype == object and codes.dtype in _INTS for labels, codes in pieces):
+        return None
+    out = np.empty(len(pieces[0][1]), dtype=object)
+    core.join_coded([(labels, codes) for labels, codes in pieces], out)
+    return out
+
+
+def _all_objects(pieces: Sequence[object]) -> bool:
+    return all(
+        isinstance(p, (str, list)) or (isinstance(p, np.ndarray) and p.dtype == object) for p in pieces
+    )
+
+
+Cell = tuple[object, ...]
+"""A column the compiled row writer formats from its buffer (see ``_core.rows_text``)."""
+
+
+def number_cells(
+    values: np.ndarray, precision: int | None, na: str, use_signif: bool, always_decimal: bool
+) -> Cell | None:
+    """The cell column of a float64 array (tokens as ``numbers.num_to_char``), or None."""
+    if _speedups.core is None or values.dtype != np.float64:
+        return None
+    mode = _number_mode(precision, use_signif)
+    if mode is None:
+        return None
+    return ("d", values, *mode, always_decimal, *_non_finite_tokens(na, ""))
+
+
+def int_cells(values: np.ndarray, na: str) -> Cell | None:
+    """The cell column of an int32/int64 array (tokens as ``numbers.int_to_char``), or None."""
+    if _speedups.core is None or values.dtype not in _INTS:
+        return None
+    return ("i", values, None if na == "NA" else "null" if na == "null" else '"NA"')
+
+
+def logical_cells(values: np.ndarray, na: str) -> Cell | None:
+    """The cell column of R's logical (int32, NA INT32_MIN): false, true and the NA token, or None."""
+    if _speedups.core is None or values.dtype != np.int32:
+        return None
+    return ("l", values, "false", "true", None if na == "NA" else '"NA"' if na == "string" else "null")
+
+
+_DAY_RANGE = (-354285, 2932896)
+"""The day numbers of 1000-01-01 and 9999-12-31: R writes the years between with four digits."""
+
+
+def date_cells(days: np.ndarray, na_token: str | None) -> Cell | None:
+    """The cell column of a Date's day numbers (``format()`` of the floored day, quoted; R's NA is
+    ``na_token``), or None where another rule applies (another NaN, infinities, years out of range)."""
+    if _speedups.core is None or days.dtype != np.float64:
+        return None
+    finite = np.isfinite(days)
+    if not finite.all():
+        low_words = days[~finite].view(np.uint64) & 0xFFFFFFFF
+        if np.isinf(days).any() or (low_words != 1954).any():
+            return None
+    if finite.any():
+        whole = np.floor(days[finite])
+        if whole.min() < _DAY_RANGE[0] or whole.max() > _DAY_RANGE[1]:
+            return None
+    return ("D", days, na_token)
+
+
+def table_cells(codes: np.ndarray, tokens: np.ndarray) -> Cell | None:
+    """The cell column ``tokens[codes]`` (numpy's indexing: -1 is the last token), or None."""
+    if _speedups.core is None or codes.dtype not in _INTS or tokens.dtype != object:
+        return None
+    return ("t", codes, tokens)
+
+
+def string_cells(values: np.ndarray, na_token: str | None) -> Cell | None:
+    """The cell column of R's strings (object array of str, None for NA), escaped as jsonlite does
+    while written, or None."""
+    if _speedups.core is None or values.dtype != object:
+        return None
+    return ("s", values, na_token)
+
+
+def clock_cells(
+    shown: np.ndarray, days: np.ndarray, times: np.ndarray | None, iso: bool, others: np.ndarray
+) -> Cell | None:
+    """The cell column of date-times: where ``shown``, the date of the local day number ``days``
+    (over the shown elements) and, unless ``times`` is None, the time (minute * 61 + second) after
+    a "T" (``iso``) or a space, quoted; elsewhere the token in ``others``. None for years out of 1000
+    to 9999."""
+    if _speedups.core is None:
+        return None
+    if len(days) and (days.min() < _DAY_RANGE[0] or days.max() > _DAY_RANGE[1]):
+        return None
+    full_days = np.zeros(len(shown), dtype=np.int64)
+    full_days[shown] = days
+    full_times = None
+    if times is not None:
+        full_times = np.zeros(len(shown), dtype=np.int64)
+        full_times[shown] = times
+    return ("T", others, shown, full_days, full_times, b"T" if iso else b" ")
+
+
+def coded_cells(
+    pieces: Sequence[tuple[np.ndarray, np.ndarray]], shown: np.ndarray, others: np.ndarray
+) -> Cell | None:
+    """The cell column of coded text: where ``shown``, ``labels[codes]`` concatenated over the pieces
+    (codes over the shown elements), elsewhere the token in ``others`` (None: NA)."""
+    if _speedups.core is None or not all(labels.dtype == object for labels, _ in pieces):
+        return None
+    full = []
+    for labels, codes in pieces:
+        spread = np.full(len(shown), -1, dtype=np.int64)
+        spread[shown] = codes
+        full.append((labels, spread))
+    return ("c", others, full)
+
+
+def rows_text(
+    cells: list[Cell | np.ndarray] | Callable[[int, int], list[Cell | np.ndarray]],
+    keys: list[str] | None,
+    nrow: int,
+    layout: tuple[str, ...],
+    chunk: int = 0,
+) -> str | None:
+    """A data frame's rows as one text, or None when not compiled (see ``_core.rows_text``):
+    ``cells`` is a list of cell columns, or a function giving those of rows start..stop, called for
+    every ``chunk`` rows (all written into the one buffer)."""
+    core = _speedups.core
+    if core is None:
+        return None
+    text: str = core.rows_text(cells, keys, nrow, layout, chunk)
+    return text
+
+
+def cells_text(cell: Cell, opening: str, sep: str, closing: str) -> str | None:
+    """One cell column as an array's text (NA tokens written NA), or None when not compiled."""
+    core = _speedups.core
+    if core is None:
+        return None
+    text: str = core.cells_text(cell, opening, sep, closing)
+    return text
+
+
+def _number_mode(precision: int | None, use_signif: bool) -> tuple[int, int] | None:
+    """(mode, digits) of ``_core.double_tokens``: 0 is ``%.*g``, 1 jsonlite's decimal places."""
+    if precision is None:
+        return 0, 15
+    if use_signif:
+        sig = math.ceil(min(15, precision))
+        return 0, sig if sig >= 0 else 6
+    if isinstance(precision, (int, np.integer)) and abs(precision) < 10_000:
+        return 1, int(precision)
+    return None
+
+
+def object_kinds(
+    values: np.ndarray, cache: dict[type, str], classify: Callable[[type], str]
+) -> np.ndarray | None:
+    """Each element's kind, ``cache.get(type(v)) or classify(type(v))``, as an object array."""
+    core = _speedups.core
+    if core is None or values.dtype != object or values.ndim != 1:
+        return None
+    out = np.empty(len(values), dtype=object)
+    core.object_kinds(values, out, cache, classify)
+    return out
+
+
+def date_days(values: np.ndarray, skip: np.ndarray) -> np.ndarray | None:
+    """Days since 1970-01-01 of the ``datetime.date`` elements (NaN where ``skip``), or None."""
+    core = _speedups.core
+    if core is None or values.dtype != object or values.ndim != 1:
+        return None
+    out = np.full(len(values), np.nan)
+    core.date_days(values, np.ascontiguousarray(skip, dtype=bool), out)
+    return out
