@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeAlias
 import attrs
 
 from mcplite.engine.workers import Workers
+from mcplite.features.offer import Offer
 from mcplite.protocol.jsonrpc import RequestId
 from mcplite.protocol.messages import Implementation
 from mcplite.tools.registry import ToolRegistry
@@ -181,11 +182,11 @@ class HandlerTable:
     def methods(self) -> Mapping[str, Method]:
         return dict(self._methods)
 
-    def capabilities(self) -> dict[str, Any]:
-        """The server's capabilities, from what its methods declare."""
+    def capabilities(self, era: Era | None = None) -> dict[str, Any]:
+        """The server's capabilities, from what its methods (served in ``era``, if given) declare."""
         found: dict[str, Any] = {}
         for method in self._methods.values():
-            if method.capability is not None:
+            if method.capability is not None and (era is None or era in method.eras):
                 key, value = method.capability
                 found[key] = {**found.get(key, {}), **value}
         return found
@@ -217,11 +218,13 @@ class Engine:
         self.instructions = instructions
         self.cache_ttl_ms = cache_ttl_ms
         self.max_message_size = max_message_size
+        self.offer = Offer(tools.page_size)
+        """Resources, prompts, completion, subscriptions and lifespan (:mod:`mcplite.features`)."""
         self._server_info_wire: dict[str, dict[str, Any]] = {}
 
-    def capabilities(self) -> dict[str, Any]:
-        """What this server offers, from its handler table."""
-        return self.handlers.capabilities()
+    def capabilities(self, era: Era | None = None) -> dict[str, Any]:
+        """What this server offers (in ``era``, if given), from its handler table."""
+        return self.handlers.capabilities(era)
 
     def server_info_wire(self, protocol_version: str) -> dict[str, Any]:
         """``serverInfo`` as ``protocol_version`` writes it (made once per version; do not change it)."""

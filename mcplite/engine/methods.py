@@ -26,7 +26,7 @@ def initialize(request: Request) -> dict[str, Any]:
     request.session.legacy_version = version
     engine = request.engine
     result = InitializeResult(
-        version, engine.capabilities(), engine.server_info, instructions=engine.instructions
+        version, engine.capabilities("legacy"), engine.server_info, instructions=engine.instructions
     )
     return result.to_wire(version)
 
@@ -46,7 +46,7 @@ def discover(request: Request) -> dict[str, Any]:
     engine = request.engine
     result = DiscoverResult(
         SUPPORTED_VERSIONS,
-        engine.capabilities(),
+        engine.capabilities("modern"),
         engine.server_info,
         instructions=engine.instructions,
         ttl_ms=engine.cache_ttl_ms,

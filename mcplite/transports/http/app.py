@@ -96,9 +96,15 @@ class McpHttpApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                try:
+                    await self.engine.offer.lifespan.start()
+                except Exception as err:  # the server reports it and does not start
+                    await send({"type": "lifespan.startup.failed", "message": str(err)})
+                    return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.sessions.end_all()
+                await self.engine.offer.lifespan.stop()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
