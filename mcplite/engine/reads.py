@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Any
 
-from mcplite.engine.handlers import Method, Request
+from mcplite.engine.handlers import Era, Method, Request
 from mcplite.engine.lines import result_line
 from mcplite.features.contents import Contents, contents_wire
 from mcplite.features.listing import listing
@@ -173,7 +173,7 @@ def unsubscribe(request: Request) -> dict[str, Any]:
 
 def resource_methods() -> list[Method]:
     """The resource methods, registered once a server has a resource or a template."""
-    legacy = frozenset({"legacy"})
+    legacy: frozenset[Era] = frozenset({"legacy"})
     changes = ("resources", {"subscribe": True, "listChanged": True})
     return [
         Method("resources/list", list_resources, capability=("resources", {})),

@@ -61,9 +61,9 @@ def _message(item: Any, owner: str) -> PromptMessage:
     if isinstance(item, str):
         return PromptMessage("user", TextContent(item))
     if isinstance(item, CONTENT_TYPES):
-        return PromptMessage("user", item)
+        return PromptMessage("user", item)  # type: ignore[arg-type]
     if isinstance(item, dict) and set(item) == {"role", "content"}:
-        content = item["content"]
+        content: Any = item["content"]
         if isinstance(content, str):
             content = TextContent(content)
         elif isinstance(content, dict):
