@@ -8,7 +8,7 @@
 
 >>> import rvalues as rv
 >>> server = McpServer("penguins")
->>> frame = rv.DataFrame({"bill_length_mm": rv.Double([39.1]), "sex": rv.Character(["male"])})
+>>> frame = rv.DataFrame(bill_length_mm=[39.1], sex=["male"])
 >>> add_offer(server, lambda: frame)
 >>> list(server.resources), list(server.resource_templates), list(server.prompts)
 (['penguins://data'], ['penguins://columns/{name}'], ['explore_column'])
