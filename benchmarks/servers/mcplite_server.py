@@ -30,5 +30,11 @@ def frame() -> pd.DataFrame:
     return FRAME
 
 
+@server.resource("bench://frame", mime_type="application/json")
+def frame_resource() -> pd.DataFrame:
+    """The 10,000-row data frame as a resource (its jsonlite JSON)."""
+    return FRAME
+
+
 if __name__ == "__main__":
     server.run()

@@ -1,4 +1,5 @@
-"""The official SDK's ``MCPServer`` on stdio with the benchmark tools (see ``benchmarks/bench_server.py``).
+"""The official SDK's ``MCPServer`` on stdio with the benchmark tools (see ``benchmarks/bench_server.py``)
+and the frame as a resource (``benchmarks/bench_resources.py``).
 
 The frame tool returns what an SDK user would write, ``df.to_dict(orient="records")``: the SDK
 serialises the records itself (pydantic), with no say on NaN or time stamps.
@@ -30,6 +31,13 @@ def add(a: int, b: int) -> int:
 def frame() -> list[dict[str, Any]]:
     """The 10,000-row data frame."""
     return FRAME.to_dict(orient="records")
+
+
+@server.resource("bench://frame", mime_type="application/json")
+def frame_resource() -> str:
+    """The 10,000-row data frame as a resource: ``df.to_json()``, as an SDK user would write it
+    (time stamps as ISO text, as mcplite writes them, not pandas' epoch milliseconds)."""
+    return FRAME.to_json(date_format="iso")
 
 
 if __name__ == "__main__":
