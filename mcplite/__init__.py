@@ -11,6 +11,7 @@ Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) o
 {'content': [{'type': 'text', 'text': '{"x":null}'}], 'structuredContent': {'x': None}}
 """
 
+from mcplite.features.prompts import PromptMessage
 from mcplite.http import McpHttpApp
 from mcplite.payload.content import (
     content_audio,
@@ -62,6 +63,7 @@ __all__ = [
     "ListToolsResult",
     "McpHttpApp",
     "McpServer",
+    "PromptMessage",
     "RegisteredTool",
     "ResourceLink",
     "TextContent",
