@@ -12,6 +12,7 @@ Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) o
 """
 
 from mcplite.features.prompts import PromptMessage
+from mcplite.features.resources import ResourceNotFound
 from mcplite.http import McpHttpApp
 from mcplite.payload.content import (
     content_audio,
@@ -66,6 +67,7 @@ __all__ = [
     "PromptMessage",
     "RegisteredTool",
     "ResourceLink",
+    "ResourceNotFound",
     "TextContent",
     "TextResourceContents",
     "Tool",

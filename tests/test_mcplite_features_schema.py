@@ -233,3 +233,24 @@ def test_list_changed_and_updated_notifications(version: str) -> None:
         if "jsonrpc" not in defs[definition]["properties"]:  # before 2025-11-25 the envelope is apart
             notification = {key: value for key, value in notification.items() if key != "jsonrpc"}
         check(notification, definition, version)
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+def test_a_lookup_error_is_resource_not_found_and_other_errors_internal(version: str) -> None:
+    server = mcplite.McpServer("lookups")
+
+    @server.resource("data://items/{key}")
+    def item(key: str) -> str:
+        if key == "boom":
+            raise RuntimeError("the store is down")
+        raise mcplite.ResourceNotFound(f"no item {key!r}")
+
+    not_found = -32602 if version == "2026-07-28" else -32002
+    with Client(server, version) as client:
+        with pytest.raises(RequestError) as caught:
+            client.read_resource("data://items/x")
+        assert (caught.value.code, caught.value.data) == (not_found, {"uri": "data://items/x"})
+        assert "no item 'x'" in caught.value.message
+        with pytest.raises(RequestError) as caught:
+            client.read_resource("data://items/boom")
+        assert caught.value.code == -32603 and "the store is down" in caught.value.message

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import rvalues as rv
-from mcplite import McpServer
+from mcplite import McpServer, ResourceNotFound
 
 Frame = Callable[[], rv.DataFrame]
 
@@ -60,7 +60,7 @@ def add_offer(server: McpServer, frame: Frame) -> None:
         """One column of the penguins data, as R would write it (a factor as its labels)."""
         columns = frame().columns
         if name not in columns:
-            raise ValueError(f"unknown column {name!r}; the columns are: {', '.join(map(str, columns))}")
+            raise ResourceNotFound(f"no column {name!r}; the columns are: {', '.join(map(str, columns))}")
         return columns[name]
 
     server.resource("penguins://data", title="Penguins", mime_type="application/json")(data)

@@ -4,7 +4,8 @@
 A read runs the resource's function like a tool (sync functions in the server's workers) and
 writes the response line there too, so a large frame never encodes on the event loop. A URI no
 resource serves is ``-32002`` before 2026-07-28 and ``-32602`` from it; a function that raises is
-an internal error naming the resource.
+an internal error naming the resource, except a ``LookupError`` (``mcplite.ResourceNotFound``,
+``KeyError``): the function says its URI names nothing, and the client gets resource-not-found.
 
 >>> [method.name for method in resource_methods()][:2]
 ['resources/list', 'resources/templates/list']
@@ -57,10 +58,10 @@ def _uri(request: Request) -> str:
     return uri
 
 
-def not_found(uri: str, version: str) -> RpcError:
+def not_found(uri: str, version: str, why: str = "") -> RpcError:
     """The error for a URI no resource serves, as ``version`` numbers it."""
     code = INVALID_PARAMS if since(version, "2026-07-28") else RESOURCE_NOT_FOUND
-    return RpcError(code, f"Resource not found: {uri}", {"uri": uri})
+    return RpcError(code, f"Resource not found: {uri}{why}", {"uri": uri})
 
 
 def _found(request: Request, uri: str) -> tuple[RegisteredResource, dict[str, Any]]:
@@ -112,12 +113,15 @@ async def _read(request: Request, entry: RegisteredResource, uri: str, kwargs: d
         except asyncio.CancelledError:
             raise
         except Exception as err:
-            raise _failure(uri, err) from None
+            raise _failure(request, uri, err) from None
         return await workers.run(_line, request, entry, uri, value)
     return await workers.run(_run_sync, request, entry, uri, kwargs)
 
 
-def _failure(uri: str, error: Exception) -> RpcError:
+def _failure(request: Request, uri: str, error: Exception) -> RpcError:
+    if isinstance(error, LookupError):  # the function says its URI names nothing
+        message = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 else error
+        return not_found(uri, request.version, f" ({message})" if str(message) else "")
     log.warning("resource %s raised %s", uri, type(error).__name__, exc_info=error)
     return RpcError(INTERNAL_ERROR, f"Resource {uri} failed: {error or type(error).__name__}", {"uri": uri})
 
@@ -126,7 +130,7 @@ def _run_sync(request: Request, entry: RegisteredResource, uri: str, kwargs: dic
     try:
         value = entry.function(**kwargs)
     except Exception as err:
-        raise _failure(uri, err) from None
+        raise _failure(request, uri, err) from None
     return _line(request, entry, uri, value)
 
 

@@ -31,6 +31,13 @@ from mcplite.tools.context import Context
 from mcplite.tools.schema import description as doc_description
 from rvalues.json import JsonOptions
 
+
+class ResourceNotFound(LookupError):
+    """Raised by a resource function when its URI names nothing (a template's value that does not
+    exist): the client gets the version's resource-not-found error, as for a URI nothing serves.
+    Any ``LookupError`` (``KeyError``, ``IndexError``) a resource function raises does the same."""
+
+
 Complete = Callable[[str], Iterable[str]]
 """A ``complete=`` callable: the values that start with what is typed so far."""
 
