@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import rvalues
 from rvalues.json import to_json
 from rvalues.model.elements import read_only
-from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.na import NA_INTEGER, NA_REAL
 
 HERE = Path(__file__).resolve().parent
 LEVELS = ["alpha", "beta", "gamma", "delta", "epsilon"]

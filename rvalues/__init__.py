@@ -24,12 +24,15 @@ from rvalues.convert import (
     IntegerOverflowWarning,
     PrecisionWarning,
     as_r,
+    from_arrow,
     from_numpy,
     from_pandas,
     register_converter,
+    to_arrow,
     to_numpy,
     to_pandas,
 )
+from rvalues.description import describe, from_description
 from rvalues.errors import RValueError
 from rvalues.json import register_hooks, signif, to_data, to_json
 from rvalues.model import (
@@ -52,7 +55,20 @@ from rvalues.model import (
     identical,
     r_class,
 )
-from rvalues.rdesc import describe, from_description
+from rvalues.model.bindings import bind
+from rvalues.printing import format_html, format_value
+
+# the upper layers' functions the value classes call (rvalues.model.bindings): bound here, once
+bind(
+    as_r=as_r,
+    c=c,
+    factor=factor,
+    as_date=as_date,
+    as_posixct=as_posixct,
+    data_frame=data_frame,
+    format_value=format_value,
+    format_html=format_html,
+)
 
 __version__ = "0.1.0"
 
@@ -95,6 +111,7 @@ __all__ = [
     "data_frame_from_pairs",
     "describe",
     "factor",
+    "from_arrow",
     "from_description",
     "from_numpy",
     "from_pandas",
@@ -105,6 +122,7 @@ __all__ = [
     "register_converter",
     "register_hooks",
     "signif",
+    "to_arrow",
     "to_data",
     "to_json",
     "to_numpy",

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from rvalues.model.lists import NULL, List
-from rvalues.model.na import NA_INTEGER, NA_REAL
 from rvalues.model.vectors import ATOMIC_TYPES
+from rvalues.na import NA_INTEGER, NA_REAL
 
 DATA = Path(__file__).parent / "data"
 PRINT_CORPUS = DATA / "print-r-4.2.2.json"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import rvalues as rv
 from rvalues import NA, NA_character_, NA_integer_, NA_real_, c, identical
-from rvalues.construct.combine import c_tagged
+from rvalues.construct.dispatch import c_tagged
 from rvalues.errors import RValueError
 from rvalues.model.coerce import TYPE_ORDER
 from tests.conftest import requires_r

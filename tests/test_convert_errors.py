@@ -24,13 +24,14 @@ CASES: dict[str, tuple[Callable[[], Any], list[str]]] = {
     ),
     "interval": (lambda: _frame(iv=pd.interval_range(0, 2)), ["column 'iv'", "interval", ".astype(str)"]),
     "sparse": (lambda: _frame(sp=pd.arrays.SparseArray([0, 1, 0])), ["column 'sp'", "Sparse", "to_dense()"]),
-    "arrow_list": (
+    "arrow_map": (  # lists are list columns now (from_arrow's table); a map has no R equivalent
         lambda: _frame(
-            al=pd.Series(
-                [[1], [2]], dtype=pd.ArrowDtype(__import__("pyarrow").list_(__import__("pyarrow").int64()))
+            am=pd.Series(
+                [[("a", 1)], [("b", 2)]],
+                dtype=pd.ArrowDtype(__import__("pyarrow").map_(__import__("pyarrow").string(), "int64")),
             )
         ),
-        ["column 'al'", "list<item: int64>", "convert it"],
+        ["column 'am'", "map<string, int64>", "cast it"],
     ),
     "multiindex_rows": (
         lambda: pd.DataFrame({"a": [1, 2]}, index=pd.MultiIndex.from_tuples([("x", 1), ("y", 2)])),

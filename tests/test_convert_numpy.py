@@ -20,7 +20,7 @@ from rvalues.convert import (
     from_pandas,
     to_numpy,
 )
-from rvalues.model.na import NA_REAL, real_is_na
+from rvalues.na import NA_REAL, real_is_na
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex128])

@@ -72,7 +72,7 @@ def test_list_columns_come_back_as_python_objects() -> None:
 
 def test_float64_na_and_nan_survive_a_pandas_round_trip() -> None:
     from rvalues import Double
-    from rvalues.model.na import NA_REAL
+    from rvalues.na import NA_REAL
 
     value = Double([1.0, None, float("nan")])
     series = to_pandas(value)

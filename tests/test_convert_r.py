@@ -27,7 +27,7 @@ import pytest
 
 import rvalues
 from rvalues.convert import ConversionWarning, IntegerOverflowWarning, PrecisionWarning, as_r
-from rvalues.model.na import NA_REAL
+from rvalues.na import NA_REAL
 
 HERE = Path(__file__).parent
 VENDORED = HERE / "data" / "convert-r.json"
@@ -220,6 +220,15 @@ CASES: dict[str, Callable[[], Any]] = {
             "f": pd.Series([1.5, None, 2.0], dtype=object),
             "b": pd.Series([True, None, False], dtype=object),
             "d": pd.Series([dt.date(2020, 1, 2), None, dt.date(2020, 1, 3)], dtype=object),
+        }
+    ),
+    "pd_object_nan": lambda: pd.DataFrame(  # in an object column NaN is pandas' missing marker: NA
+        {
+            "n": pd.Series([1, np.nan, 3], dtype=object),
+            "f": pd.Series([1.5, np.nan, pd.NA], dtype=object),
+            "b": pd.Series([True, np.nan, False], dtype=object),
+            "s": pd.Series(["a", np.nan, "c"], dtype=object),
+            "z": pd.Series([1 + 2j, np.nan, 3], dtype=object),
         }
     ),
     "pd_object_mixed": lambda: pd.DataFrame(

@@ -91,7 +91,7 @@ def test_masked_round_trip(data: st.DataObject) -> None:
     mask = data.draw(hnp.arrays(np.bool_, n))
     back = to_numpy(from_numpy(np.ma.MaskedArray(a, mask=mask)))
     if dtype.kind == "f":
-        from rvalues.model.na import real_is_na
+        from rvalues.na import real_is_na
 
         assert (real_is_na(back) == mask).all()
         np.testing.assert_array_equal(back[~mask], a[~mask])

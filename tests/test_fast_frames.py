@@ -16,7 +16,7 @@ from rvalues.format import datetime as datetime_format
 from rvalues.json import JsonOptions, atomic, classed, dispatch, frames, numbers, strings, to_json
 from rvalues.json.api import encode_with
 from rvalues.json.context import Ctx
-from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.na import NA_INTEGER, NA_REAL
 from tests.test_json_differential import option_set, wrapped_value
 
 
@@ -179,7 +179,7 @@ def test_token_lists_stop_at_classes_that_do_not_make_tokens(monkeypatch: pytest
         return real(tokens, ctx, prefixed)
 
     monkeypatch.setattr(atomic, "finish", recording)
-    ctx = Ctx.top(JsonOptions()).but(collapse=False, list_tokens=True)
+    ctx = dispatch.top(JsonOptions()).but(collapse=False, list_tokens=True)
     assert dispatch.encode(rv.Integer([1, 2]), ctx) == ["1", "2"]
     assert seen == [True]
     seen.clear()

@@ -10,7 +10,7 @@ import pytest
 from print_corpus import complexes, load_print_corpus
 
 from rvalues.errors import RValueError
-from rvalues.model.complex_text import (
+from rvalues.format.complex_text import (
     as_character_complex,
     format_complex,
     format_complex_vector,

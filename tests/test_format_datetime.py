@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rvalues.format import datetime as datetime_format
 from rvalues.format.datetime import format_posixct, utc_offsets
-from rvalues.model.na import NA_REAL
+from rvalues.na import NA_REAL
 from tests.conftest import RSCRIPT, requires_r
 
 ZONES = ["America/New_York", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns"]

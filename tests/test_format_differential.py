@@ -14,8 +14,8 @@ import pytest
 from conftest import RSCRIPT
 from print_corpus import doubles
 
-from rvalues.model.complex_text import as_character_complex, format_complex, format_complex_vector
-from rvalues.model.real_text import as_character_double, format_real
+from rvalues.format.complex_text import as_character_complex, format_complex, format_complex_vector
+from rvalues.format.real_text import as_character_double, format_real
 from rvalues.model.vectors import Character, Complex, Double, Integer
 from rvalues.printing import format_value
 from rvalues.printing.core import print_default

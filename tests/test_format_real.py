@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 from print_corpus import doubles, load_print_corpus
 
-from rvalues.model.na import NA_REAL
-from rvalues.model.real_text import (
+from rvalues.format.real_text import (
     RealFormat,
     as_character_double,
     encode_real,
     format_real,
     format_real_info,
 )
+from rvalues.na import NA_REAL
 
 CASES = [c for c in load_print_corpus() if c["value"]["type"] == "double" and c["kind"] != "print"]
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rvalues.json.numbers import SMALL, int_to_char, num_to_char
-from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.na import NA_INTEGER, NA_REAL
 
 SPECIAL = [
     0.0,

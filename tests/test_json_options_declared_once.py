@@ -20,7 +20,7 @@ import rvalues as rv
 from rvalues.json import JsonliteError, JsonOptions, collapse, prettify, signif, to_json
 from rvalues.json.api import encode_with
 from rvalues.json.context import PREFIX_AWARE, SHARED, Ctx, Prefixed
-from rvalues.json.dispatch import BUILTIN_METHODS, encode
+from rvalues.json.dispatch import BUILTIN_METHODS, encode, top
 from rvalues.json.options import CHOICES
 from rvalues.json.registry import options_in
 from rvalues.model.classes import r_class
@@ -72,7 +72,7 @@ def test_ctx_carries_every_option() -> None:
 @pytest.mark.parametrize("name", sorted(OTHER))
 def test_ctx_top_takes_each_option(name: str) -> None:
     options = JsonOptions(**{name: OTHER[name]})
-    ctx = Ctx.top(options)
+    ctx = top(options)
     for shared in SHARED:
         assert getattr(ctx, shared) == getattr(options, shared)
     assert (ctx.precision, ctx.use_signif) == (options.precision, options.use_signif)
@@ -133,13 +133,13 @@ def test_ctx_gives_back_the_options_it_was_made_from(
     choices: dict[str, str], flags: dict[str, bool], digits: Any, rownames: bool | None
 ) -> None:
     options = JsonOptions(**choices, **flags, digits=digits, rownames=rownames)
-    ctx = Ctx.top(options)
+    ctx = top(options)
     assert ctx.as_options() == options
     assert options_in(ctx) == options  # what a registered encoder is given
 
 
 def test_options_seen_in_data_frame_rows_are_the_callers() -> None:
-    ctx = Ctx.top(JsonOptions(na="null")).but(na="NA", oldna="null", collapse=False, is_df=True)
+    ctx = top(JsonOptions(na="null")).but(na="NA", oldna="null", collapse=False, is_df=True)
     assert ctx.as_options() == JsonOptions(na="null")
 
 
@@ -174,7 +174,7 @@ def test_every_prefix_aware_class_is_a_builtin_method_and_tested() -> None:
 @pytest.mark.parametrize("na", [None, "null", "string", "NA"])
 @pytest.mark.parametrize("value", AWARE_VALUES, ids=lambda v: r_class(v)[0])
 def test_prefixed_tokens_are_the_plain_tokens_after_the_prefix(value: Any, na: str | None) -> None:
-    cells = Ctx.top(JsonOptions()).but(collapse=False, is_df=True, na=na)
+    cells = top(JsonOptions()).but(collapse=False, is_df=True, na=na)
     plain = _tokens(encode(value, cells))
     out = encode(value, cells.but(prefix=PREFIX))
     expected = plain if not isinstance(out, Prefixed) else [None if t is None else PREFIX + t for t in plain]
@@ -183,7 +183,7 @@ def test_prefixed_tokens_are_the_plain_tokens_after_the_prefix(value: Any, na: s
 
 
 def test_other_classes_never_see_the_prefix() -> None:
-    cells = Ctx.top(JsonOptions()).but(collapse=False, is_df=True, prefix=PREFIX)
+    cells = top(JsonOptions()).but(collapse=False, is_df=True, prefix=PREFIX)
     for value in (rv.r_list(rv.c(1)), rv.as_r(b"\x00"), rv.c(1j), rv.matrix(rv.c(1, 2), nrow=1)):
         out = encode(value, cells)
         assert not isinstance(out, Prefixed)

@@ -23,7 +23,7 @@ import rvalues as rv
 from mcplite.payload.converter import make_converter, unstructure_r_value
 from mcplite.payload.returned import is_bare_empty_list
 from mcplite.payload.rjson import encode, encode_json
-from rvalues.rdesc import from_description
+from rvalues.description import from_description
 from tests.conftest import RSCRIPT, requires_r
 from tests.strategies import values
 

@@ -26,7 +26,7 @@ from rvalues import (
     r_list,
     unbox,
 )
-from rvalues.model.na import NA_INTEGER, real_is_na
+from rvalues.na import NA_INTEGER, real_is_na
 
 
 def test_storage_uses_r_encodings() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 import rvalues as rv
 from rvalues.errors import RValueError
-from rvalues.model.na import real_is_na, real_is_nan
+from rvalues.na import real_is_na, real_is_nan
 from tests.conftest import load_corpus
 from tests.model_cases import CONSTRUCT_ERRORS, PYTHON_CASES
 

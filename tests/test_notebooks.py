@@ -1,8 +1,10 @@
 """The notebooks in notebooks/ run top to bottom and still show the outputs they were committed with.
 
 Each notebook runs in a fresh kernel, in a temporary copy of notebooks/ (so files a notebook
-writes never land in the source tree). A code cell must produce the same outputs as the committed
-notebook, after this normalization, which is the whole list of what may legitimately vary:
+writes never land in the source tree), and must leave that copy as it found it: a notebook that
+writes files writes them to a temporary directory, so that running it in place leaves nothing
+behind. A code cell must produce the same outputs as the committed notebook, after this
+normalization, which is the whole list of what may legitimately vary:
 
 * stderr is not compared (warnings and server logs differ between machines and library versions);
 * memory addresses (``0x7f...``) are replaced by ``0x...``;
@@ -48,6 +50,12 @@ def execute(path: Path, workdir: Path) -> Any:
     )
     client.execute()
     return notebook
+
+
+def _files(folder: Path) -> list[str]:
+    """The files under ``folder`` that :func:`execute` copies (no caches or checkpoints)."""
+    paths = (p.relative_to(folder) for p in folder.rglob("*"))
+    return sorted(str(p) for p in paths if not {".ipynb_checkpoints", "__pycache__"} & set(p.parts))
 
 
 def errors(notebook: Any) -> list[str]:
@@ -104,6 +112,11 @@ def test_notebook_runs_and_its_outputs_did_not_change(path: Path, tmp_path: Path
     assert any(cell.get("outputs") for cell in committed.cells), f"{path.name} was committed without outputs"
     executed = execute(path, tmp_path)
     assert not errors(executed), errors(executed)
+    left = _files(tmp_path / "notebooks")
+    before = _files(FOLDER)
+    assert left == before, (
+        f"{path.name} wrote next to itself (use a temporary directory): {set(left) ^ set(before)}"
+    )
     changes = changed_cells(committed, executed)
     assert not changes, (
         f"{path.name}: outputs changed (re-run `python tests/test_notebooks.py {path.name}` if intended):\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 import json
 import subprocess
@@ -204,7 +205,24 @@ def test_object_arrays_with_nan_convert_without_numpy_warnings() -> None:
         warnings.simplefilter("error")
         doubles = rv.as_r(np.array([1.5, np.nan, None], dtype=object))
         assert doubles.na_mask().tolist() == [False, True, True]
-        assert doubles.na_only_mask().tolist() == [False, False, True]  # NaN stays NaN, None is NA
+        assert doubles.na_only_mask().tolist() == [False, True, True]  # in an object array NaN is NA
         decimals = rv.as_r(np.array([decimal.Decimal("NaN"), 1.0], dtype=object))
         assert decimals.na_mask().tolist() == [True, False]
         assert rv.as_r(pd.Series([1.5, None, "x"], dtype=object)).r_type == "list"
+
+
+def test_timedelta_objects_beyond_numpys_microseconds_keep_their_value() -> None:
+    longest = dt.timedelta(days=999_999_999)  # numpy's cast to timedelta64[us] wraps this around
+    column = rv.as_r(pd.DataFrame({"d": pd.Series([longest, None, -longest], dtype=object)})).data[0]
+    assert column.inherits("difftime") and column.attributes["units"].tolist() == ["secs"]
+    assert column.tolist() == [longest.total_seconds(), None, -longest.total_seconds()]
+
+
+def test_numpy_timedelta_objects_are_durations_not_integers() -> None:
+    # np.timedelta64 subclasses np.signedinteger: an object column of them is still a difftime
+    column = rv.as_r(pd.Series([np.timedelta64(5, "s"), None], dtype=object))
+    assert column.inherits("difftime") and column.tolist() == [5.0, None]
+    with pytest.raises(rv.RValueError, match=r"column 'd'.*timedelta64\[M\] has no fixed length"):
+        rv.as_r(
+            pd.DataFrame({"d": pd.Series([np.timedelta64(1, "M"), np.timedelta64(1, "D")], dtype=object)})
+        )

@@ -24,6 +24,18 @@ CONSTRUCTORS: dict[str, Callable[[Any], Any]] = {
     "Character": rv.Character,
     "Raw": rv.Raw,
     "List": rv.List,
+    **{
+        f"{name}(attributes)": (lambda make: lambda x: make([1], attributes=x))(getattr(rv, name))
+        for name in ("Logical", "Integer", "Double", "Complex", "Character", "Raw", "List")
+    },
+    "Factor(levels)": lambda x: rv.Factor(["a"], levels=x),
+    "Factor(ordered)": lambda x: rv.Factor(["a"], ordered=x),
+    "POSIXct(tz)": lambda x: rv.POSIXct([0], tz=x),
+    "as_posixct(origin)": lambda x: rv.as_posixct([1], tz="UTC", origin=x),
+    "data_frame(check_names)": lambda x: rv.data_frame(col=[1], check_names=x),
+    "matrix(byrow)": lambda x: rv.matrix([1, 2], nrow=1, byrow=x),
+    "array(dimnames)": lambda x: rv.array([1, 2], dim=[1, 2], dimnames=x),
+    "from_numpy(where)": lambda x: rv.from_numpy(np.array([1]), where=x),
     "List.from_pairs": rv.List.from_pairs,
     "Factor": rv.Factor,
     "Date": rv.Date,
@@ -103,6 +115,30 @@ def test_a_huge_bad_string_gives_a_short_message() -> None:
         with pytest.raises(rv.RValueError) as info:
             constructor([huge])
         assert len(str(info.value)) < MAX_MESSAGE
+
+
+HUGE = "x" * 10_000_000
+HUGE_IN_MESSAGES: dict[str, Callable[[], Any]] = {
+    "to_json(pretty)": lambda: rv.to_json(1, pretty=HUGE),
+    "to_json(rownames)": lambda: rv.to_json(1, rownames=HUGE),
+    "to_json(dataframe)": lambda: rv.to_json(1, dataframe=[HUGE]),
+    "register(r_class)": lambda: rv.json.register([HUGE], lambda x, options: x),
+    "data frame column": lambda: rv.r_list(**{HUGE: rv.c(1, 2)}).with_attributes(
+        {"class": "data.frame", "row.names": [1]}
+    ),
+    "from_description(type)": lambda: rv.from_description({"type": HUGE, "values": []}),
+    "as_r(type name)": lambda: rv.as_r(type("T" * 1_000_000, (), {})()),
+    "to_json(dict key)": lambda: rv.to_json({HUGE: 10**400}),
+    "time zone": lambda: rv.as_posixct(["2020-01-01"], tz=HUGE),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HUGE_IN_MESSAGES))
+def test_a_huge_value_is_cut_short_wherever_a_message_quotes_it(name: str) -> None:
+    with pytest.raises((rv.RValueError, TypeError)) as info:
+        HUGE_IN_MESSAGES[name]()
+    assert len(str(info.value)) < MAX_MESSAGE, str(info.value)[:300]
+    assert "characters)" in str(info.value) or "..." in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -198,3 +234,12 @@ def test_fractional_extents_truncate_as_r_does() -> None:
 def test_descriptions_r_could_not_hold_are_refused(description: dict[str, Any]) -> None:
     with pytest.raises(rv.RValueError, match="from_description: not a value R could hold"):
         rv.from_description(description)
+
+
+@pytest.mark.parametrize("name", ["Logical", "Integer", "Double", "Complex", "Character", "Raw", "List"])
+@pytest.mark.parametrize("attributes", [5, "names", [("names", "a")], np.array([])])
+def test_attributes_that_are_no_mapping_are_named_in_a_type_error(name: str, attributes: Any) -> None:
+    with pytest.raises(TypeError, match=rf"^{name}\(attributes=\): expected a mapping of attribute names"):
+        getattr(rv, name)([True] if name == "Logical" else [1], attributes=attributes)
+    with pytest.raises(TypeError, match=r"^with_attributes: expected a mapping"):
+        rv.c(1).with_attributes(attributes)

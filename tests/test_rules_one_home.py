@@ -23,7 +23,7 @@ import pytest
 from dateutil import tz as dateutil_tz  # type: ignore[import-untyped]
 
 import rvalues
-from rvalues.model.timezones import tzone_name, tzone_of, utc_abbreviation, zone
+from rvalues.format.timezones import tzone_name, tzone_of, utc_abbreviation, zone
 from tests.conftest import RSCRIPT, requires_r
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,7 +184,7 @@ def test_int_max_is_spelled_once() -> None:
     def found(node: ast.AST) -> bool:
         return isinstance(node, ast.expr) and _constant_value(node) in (2**31 - 1, -(2**31) + 1)
 
-    assert _modules_where(found) == {"rvalues/model/elements.py"}
+    assert _modules_where(found) == {"rvalues/na.py"}
 
 
 def test_the_names_of_utc_are_listed_once() -> None:
@@ -196,14 +196,14 @@ def test_the_names_of_utc_are_listed_once() -> None:
     def listed(node: ast.AST) -> bool:  # the home spells them as one string per family
         return isinstance(node, ast.Constant) and isinstance(node.value, str) and "Etc/Zulu" in node.value
 
-    assert _modules_where(found) == {"rvalues/model/timezones.py"}  # its abbreviation "GMT"
-    assert _modules_where(listed) == {"rvalues/model/timezones.py"}
+    assert _modules_where(found) == {"rvalues/format/timezones.py"}  # its abbreviation "GMT"
+    assert _modules_where(listed) == {"rvalues/format/timezones.py"}
 
 
 def test_tzone_is_read_in_one_place() -> None:
     # construct/ copies or compares the attribute whole (c(), as.POSIXct)
-    whole = {"rvalues/construct/classed.py", "rvalues/construct/dispatch.py"}
-    assert _modules_where(_reads_attribute("tzone")) == {"rvalues/model/timezones.py"} | whole
+    whole = {"rvalues/construct/datetimes.py", "rvalues/construct/dispatch.py"}
+    assert _modules_where(_reads_attribute("tzone")) == {"rvalues/format/timezones.py"} | whole
 
 
 def test_old_class_is_read_in_one_place() -> None:

@@ -1,20 +1,22 @@
 """The everything server and the demo server seen through the MCP Inspector's CLI mode (a Node client).
 
-Skipped unless the Inspector is installed: set ``MCP_INSPECTOR`` to its ``mcp-inspector`` executable, or
-install it where these tests look by default::
-
-    npm install --prefix /tmp/mcp-inspector --no-audit --no-fund @modelcontextprotocol/inspector@2.12.0
-
-(it declares node >= 22.19 but its CLI runs on node 20 too).
+The Inspector is found, in this order: ``MCP_INSPECTOR`` (its ``mcp-inspector`` executable); an
+install under /tmp/mcp-inspector (what .ci/run makes); else ``npx``, which fetches version
+``VERSION`` once into its cache (later runs find it there, offline). Only when none of these can run
+it do the tests skip, saying why. Node 20 runs its CLI although it declares node >= 22.19; a bare
+``npx @modelcontextprotocol/inspector`` on Node 20 picks the old 0.15 instead, which sends numbers
+as strings.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,22 +24,54 @@ import pytest
 
 from tests.servers import everything
 
+VERSION = "2.12.0"
 DEFAULT = Path("/tmp/mcp-inspector/node_modules/.bin/mcp-inspector")
-INSPECTOR = os.environ.get("MCP_INSPECTOR") or (str(DEFAULT) if DEFAULT.exists() else None)
 SERVER = str(Path(everything.__file__))
+NPX_TIMEOUT = 180  # the first fetch; from the cache npx answers in about a second
 
-pytestmark = pytest.mark.skipif(
-    INSPECTOR is None or shutil.which("node") is None,
-    reason="needs the MCP Inspector (set MCP_INSPECTOR, or npm install it under /tmp/mcp-inspector)",
-)
+
+@functools.cache
+def find_inspector() -> tuple[str | None, str]:
+    """The ``mcp-inspector`` executable, or None and why it cannot be had."""
+    if os.environ.get("MCP_INSPECTOR"):
+        return os.environ["MCP_INSPECTOR"], ""
+    if DEFAULT.exists():
+        return str(DEFAULT), ""
+    npx = shutil.which("npx")
+    if npx is None or shutil.which("node") is None:
+        return None, "needs the MCP Inspector: no npx (Node.js) here; or set MCP_INSPECTOR"
+    package = f"@modelcontextprotocol/inspector@{VERSION}"
+    command = [npx, "--yes", "--prefer-offline", "-p", package, "-c", "command -v mcp-inspector"]
+    with tempfile.TemporaryDirectory() as cwd:  # npx must not pick up a package.json around here
+        try:
+            done = subprocess.run(command, capture_output=True, timeout=NPX_TIMEOUT, cwd=cwd)
+        except subprocess.TimeoutExpired:
+            return (
+                None,
+                f"npx could not fetch {package} within {NPX_TIMEOUT} s (offline?); or set MCP_INSPECTOR",
+            )
+    found = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    if done.returncode or not found or not Path(found[-1]).exists():
+        why = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1]
+        return None, f"npx could not run {package} (offline?): {why}; or set MCP_INSPECTOR"
+    return found[-1], ""
+
+
+@pytest.fixture(autouse=True)
+def _needs_the_inspector() -> None:
+    inspector, why = find_inspector()
+    if inspector is None:
+        pytest.skip(why)
+
 
 TOOL_IS_ERROR = 5  # the Inspector CLI's exit code for an isError result or an unknown tool
 
 
 def inspect(home: Path, era: str, target: list[str], *args: str) -> tuple[int, Any, str]:
     """Run the Inspector CLI once: its exit code, the JSON it printed, and its stderr."""
-    assert INSPECTOR is not None
-    command = [INSPECTOR, "--cli", "--format", "json", "--protocol-era", era, *target, *args]
+    inspector, _ = find_inspector()
+    assert inspector is not None
+    command = [inspector, "--cli", "--format", "json", "--protocol-era", era, *target, *args]
     done = subprocess.run(
         command,
         capture_output=True,

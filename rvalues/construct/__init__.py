@@ -3,12 +3,9 @@
 from rvalues.construct.arrays import array, matrix
 from rvalues.construct.asis import I, unbox
 from rvalues.construct.classed import as_date, as_posixct, factor
-from rvalues.construct.combine import c
+from rvalues.construct.dispatch import c
 from rvalues.construct.frames import data_frame, data_frame_from_pairs, r_list
 from rvalues.model.names import make_names, make_unique
-from rvalues.model.upward import provide
-
-provide(c=c, factor=factor, as_date=as_date, as_posixct=as_posixct, data_frame=data_frame)
 
 __all__ = [
     "I",

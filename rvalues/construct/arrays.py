@@ -10,14 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.construct.classed import as_vector
-from rvalues.errors import RValueError
+from rvalues.construct.classed import as_vector, r_flag
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.coerce import na_of
 from rvalues.model.elements import INT_MAX, read_only
 from rvalues.model.lists import NULL
-from rvalues.model.strings import shorten
 from rvalues.model.vectors import Character, Integer
 
 
@@ -120,7 +119,7 @@ def matrix(
     elif n > total and total > 0:
         warnings.warn(f"data length differs from size of matrix: [{n} != {nrow} x {ncol}]", stacklevel=2)
     filled = _fill(value, total)
-    if byrow:
+    if r_flag(byrow, "byrow"):
         if value.r_type == "list":
             filled = tuple(filled[i * ncol + j] for j in range(ncol) for i in range(nrow))
         else:

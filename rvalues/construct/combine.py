@@ -1,4 +1,6 @@
-"""``c()``: R's combine, with its coercion order, NA typing and names."""
+"""R's internal ``c()`` (``do_c``): the combine every call ends in, with R's coercion order, NA
+typing and names. ``c()`` itself, which first dispatches on a classed first argument, is
+:func:`rvalues.construct.dispatch.c`."""
 
 from __future__ import annotations
 
@@ -6,60 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.convert import as_r
 from rvalues.errors import RValueError
 from rvalues.model.base import RValue
 from rvalues.model.build import build
-from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type, highest_type
 from rvalues.model.lists import NULL
-from rvalues.model.vectors import ATOMIC_TYPES, Character, Logical
-
-
-def c(*values: Any, **named: Any) -> Any:
-    """R's ``c(...)``: positional arguments, then named ones (``c(1, 2, a=3)``).
-
-    The result type is the highest of the arguments in R's order
-    logical < integer < double < complex < character < list; NA stays typed
-    (``c(NA, 1)`` is a double NA, ``c(NA, "a")`` a character NA). ``None`` is NA.
-    A factor, Date or POSIXct first argument dispatches as R's methods do.
-
-    >>> c(1, None, a=2.5)
-                a
-    1.0  NA   2.5
-    """
-    return c_tagged([(None, v) for v in values] + list(named.items()))
-
-
-def c_tagged(pairs: list[tuple[str | None, Any]]) -> Any:
-    """``c()`` over ``(tag, value)`` pairs, in any order, tags repeated or None (R's ``c(1, a=2, 3)``).
-
-    >>> c_tagged([(None, 1), ("a", 2), (None, 3)]).names
-    [1] ""  "a" ""
-    """
-    args = [(tag or None, _argument(v)) for tag, v in pairs]
-    if not args:
-        return NULL
-    first = args[0][1]
-    methods_see = [(tag, v) for tag, v in args if v is not NULL]
-    if _DISPATCHED.intersection(explicit_class(first.attributes)):
-        # late: dispatch imports this module (its methods end in combine()): a cycle
-        from rvalues.construct.dispatch import combine_classed
-
-        return combine_classed(first, methods_see)
-    return combine(args)
-
-
-_DISPATCHED = frozenset({"factor", "Date", "POSIXct"})
-"""The classes whose ``c()`` methods R has (see :mod:`rvalues.construct.dispatch`)."""
-
-
-def _argument(value: Any) -> RValue:
-    if value is None:
-        return Logical([None])
-    if isinstance(value, RValue):
-        return value
-    return as_r(value)
+from rvalues.model.vectors import ATOMIC_TYPES, Character
 
 
 def combine(args: list[tuple[str | None, RValue]], names: Character | bool | None = True) -> Any:

@@ -1,4 +1,7 @@
-"""The ``c()`` methods R dispatches on a first argument of class factor, Date or POSIXct."""
+"""``c()``, and the methods R dispatches it to on a first argument of class factor, Date or POSIXct.
+
+Every path ends in R's internal combine, :func:`rvalues.construct.combine.combine`.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +9,59 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.construct.classed import as_date, as_posixct
 from rvalues.construct.combine import combine, combined_names, leaves
+from rvalues.construct.datetimes import date_from_vector, posixct_from_vector
+from rvalues.convert import as_r
 from rvalues.model.base import RValue
 from rvalues.model.build import build
-from rvalues.model.vectors import Character
+from rvalues.model.classes import explicit_class
+from rvalues.model.lists import NULL
+from rvalues.model.vectors import Character, Logical
 
 Args = list[tuple[str | None, RValue]]
+
+
+def c(*values: Any, **named: Any) -> Any:
+    """R's ``c(...)``: positional arguments, then named ones (``c(1, 2, a=3)``).
+
+    The result type is the highest of the arguments in R's order
+    logical < integer < double < complex < character < list; NA stays typed
+    (``c(NA, 1)`` is a double NA, ``c(NA, "a")`` a character NA). ``None`` is NA.
+    A factor, Date or POSIXct first argument dispatches as R's methods do.
+
+    >>> c(1, None, a=2.5)
+                a
+    1.0  NA   2.5
+    """
+    return c_tagged([(None, v) for v in values] + list(named.items()))
+
+
+def c_tagged(pairs: list[tuple[str | None, Any]]) -> Any:
+    """``c()`` over ``(tag, value)`` pairs, in any order, tags repeated or None (R's ``c(1, a=2, 3)``).
+
+    >>> c_tagged([(None, 1), ("a", 2), (None, 3)]).names
+    [1] ""  "a" ""
+    """
+    args = [(tag or None, _argument(v)) for tag, v in pairs]
+    if not args:
+        return NULL
+    first = args[0][1]
+    methods_see = [(tag, v) for tag, v in args if v is not NULL]
+    if _DISPATCHED.intersection(explicit_class(first.attributes)):
+        return combine_classed(first, methods_see)
+    return combine(args)
+
+
+_DISPATCHED = frozenset({"factor", "Date", "POSIXct"})
+"""The classes whose ``c()`` methods R has (below)."""
+
+
+def _argument(value: Any) -> RValue:
+    if value is None:
+        return Logical([None])
+    if isinstance(value, RValue):
+        return value
+    return as_r(value)
 
 
 def combine_classed(first: RValue, args: Args) -> Any:
@@ -95,14 +144,17 @@ def _names_only(value: RValue) -> dict[str, Any]:
 
 def combine_dates(args: Args) -> Any:
     """R 4.2.2's ``c.Date``: every argument through ``as.Date``, then ``.Date(c(...))``."""
-    days = [(tag, as_date(v).without_attributes().with_attributes(_names_only(v))) for tag, v in args]
+    days = [
+        (tag, date_from_vector(v, None).without_attributes().with_attributes(_names_only(v)))
+        for tag, v in args
+    ]
     out = combine(days)
     return out.with_attributes({"class": "Date"})
 
 
 def combine_datetimes(args: Args) -> Any:
     """R 4.2.2's ``c.POSIXct``: instants combined; the zone kept only where all agree."""
-    converted = [as_posixct(v) if not v.inherits("POSIXct") else v for _, v in args]
+    converted = [posixct_from_vector(v, None, None) if not v.inherits("POSIXct") else v for _, v in args]
     zones = {
         None if v.attributes.get("tzone") is None else tuple(v.attributes["tzone"].data.tolist())
         for v in converted

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.construct.classed import as_vector
-from rvalues.errors import RValueError
+from rvalues.construct.classed import as_vector, r_flag
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.classes import explicit_class
@@ -16,7 +16,7 @@ from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names, column_length, is_compact, row_count
 from rvalues.model.lists import NULL, List, _pairs
 from rvalues.model.names import make_names, make_unique
-from rvalues.model.strings import clip, shorten
+from rvalues.model.strings import clip
 from rvalues.model.vectors import Character, Integer, Vector
 
 _DATA_FRAME_CLASS = Character(["data.frame"])
@@ -73,7 +73,7 @@ def data_frame_from_pairs(
         final_row_names = found_row_names
     else:
         final_row_names = automatic_row_names(n)
-    if check_names:
+    if r_flag(check_names, "check.names"):
         names = make_unique(make_names(names))
     name_vector = build("character", np.array(names, dtype=object))
 

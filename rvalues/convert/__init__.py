@@ -1,7 +1,8 @@
 """Conversion from Python, numpy and pandas objects to R values (and back).
 
-``as_r(obj)`` is the entry point; ``from_numpy`` and ``from_pandas`` are the explicit forms, and
-``to_numpy`` / ``to_pandas`` the way back. pandas is imported only when a pandas object is converted.
+``as_r(obj)`` is the entry point; ``from_numpy``, ``from_pandas`` and ``from_arrow`` are the explicit
+forms, and ``to_numpy`` / ``to_pandas`` / ``to_arrow`` the way back. pandas and pyarrow are imported
+only when such an object is converted.
 ``register_converter(kind, convert)`` teaches ``as_r`` a type of one's own.
 
 >>> import numpy as np
@@ -11,44 +12,25 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from rvalues.convert.arrow import from_arrow
 from rvalues.convert.back import to_numpy, to_pandas, to_python
 from rvalues.convert.notices import ConversionWarning, IntegerOverflowWarning, PrecisionWarning
 from rvalues.convert.numpy import from_numpy
-from rvalues.convert.python import (
-    as_r,
-    has_converter,
-    register_converter,
-)
-from rvalues.model.base import RValue
-from rvalues.model.upward import provide
-
-
-def from_pandas(obj: Any) -> RValue:
-    """Convert a pandas DataFrame, Series, Index or array (see :mod:`rvalues.convert.pandas`).
-
-    >>> import pandas as pd
-    >>> from_pandas(pd.Series(["a", None])).data.tolist()
-    ['a', None]
-    """
-    # late: pandas is imported only when a pandas object comes
-    from rvalues.convert.pandas import from_pandas as convert
-
-    return convert(obj)
-
-
-provide(as_r=as_r)
+from rvalues.convert.python import as_r, from_pandas
+from rvalues.convert.registry import has_converter, register_converter
+from rvalues.convert.to_arrow import to_arrow
 
 __all__ = [
     "ConversionWarning",
     "IntegerOverflowWarning",
     "PrecisionWarning",
     "as_r",
+    "from_arrow",
     "from_numpy",
     "from_pandas",
     "has_converter",
     "register_converter",
+    "to_arrow",
     "to_numpy",
     "to_pandas",
     "to_python",

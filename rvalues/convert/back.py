@@ -1,10 +1,11 @@
 """The way back: ``to_numpy(x)`` and ``to_pandas(x)``.
 
-Values that came from numpy or pandas remember (by object identity, weakly, never as an R
-attribute) the dtype, index and column labels they came from, so a round trip gives back the same
-dtypes wherever R could hold the values (``Int64`` stays ``Int64``, ``category`` keeps its
-categories, ``datetime64[ns, tz]`` its unit and zone, object columns their Python objects). Values
-born in R -- or changed since, since every change makes a new value -- get these defaults:
+Values that came from numpy or pandas remember (:mod:`rvalues.convert.origins`: by object
+identity, weakly, never as an R attribute) the dtype, index and column labels they came from, so a
+round trip gives back the same dtypes wherever R could hold the values (``Int64`` stays
+``Int64``, ``category`` keeps its categories, ``datetime64[ns, tz]`` its unit and zone, object
+columns their Python objects). Values born in R -- or changed since, since every change makes a
+new value -- get these defaults:
 
 ==========  ==========================================  =============================================
 R value     ``to_numpy``                                ``to_pandas``
@@ -38,56 +39,22 @@ dtype('int16')
 from __future__ import annotations
 
 import datetime as dt
-import weakref
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from rvalues.errors import RValueError
+from rvalues.convert.origins import origin_of
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import local_zone_name, tzone_of, zone
+from rvalues.lazy import import_pandas
 from rvalues.model.base import RValue
 from rvalues.model.classes import explicit_class
 from rvalues.model.frames import is_compact, row_count
-from rvalues.model.na import NA_INTEGER, real_is_na
-from rvalues.model.timezones import local_zone_name, tzone_of, zone
+from rvalues.na import NA_INTEGER, real_is_na
 
 if TYPE_CHECKING:
     from rvalues.model.vectors import Vector
-
-
-class _Origin(weakref.ref):  # type: ignore[type-arg]
-    """A weak reference to a converted value that carries where the value came from."""
-
-    __slots__ = ("key", "origin")
-    key: int
-    origin: dict[str, Any]
-
-
-def _forget(ref: _Origin) -> None:
-    if _ORIGINS.get(ref.key) is ref:
-        del _ORIGINS[ref.key]
-
-
-_ORIGINS: dict[int, _Origin] = {}
-
-
-def remember(value: RValue, **origin: Any) -> RValue:
-    """Record where ``value`` came from (a dtype, an index ...) for the way back; returns ``value``."""
-    try:
-        ref = _Origin(value, _forget)
-    except TypeError:  # a value without weak references (NULL): nothing to remember
-        return value
-    ref.key, ref.origin = id(value), origin
-    _ORIGINS[ref.key] = ref
-    return value
-
-
-def origin_of(value: RValue) -> dict[str, Any]:
-    """What :func:`remember` recorded for this very object (an empty dict for values born in R)."""
-    ref = _ORIGINS.get(id(value))
-    if ref is None or ref() is not value:
-        return {}
-    return ref.origin
 
 
 _UNIT_SECONDS = {"secs": 1.0, "mins": 60.0, "hours": 3600.0, "days": 86400.0, "weeks": 604800.0}
@@ -346,7 +313,7 @@ def _masked_dtypes(pd: Any) -> tuple[Any, ...]:
 @lru_cache(maxsize=4)
 def _str_default(version: str) -> bool:
     """Whether pandas infers its ``str`` dtype for strings (pandas 3's default)."""
-    import pandas as pd
+    pd = import_pandas()
 
     return bool(pd.Series(["a"]).dtype != object)
 
@@ -378,7 +345,7 @@ def to_pandas(x: RValue) -> Any:
     >>> to_pandas(data_frame(a=[1, 2], b=["x", None])).dtypes.tolist()[0]
     dtype('int32')
     """
-    import pandas as pd
+    pd = import_pandas()
 
     if not isinstance(x, RValue):
         raise RValueError(f"to_pandas: expected an R value, not {type(x).__name__}")
@@ -412,7 +379,8 @@ def _frame(x: RValue, pd: Any, origin: dict[str, Any]) -> Any:
     for name, col in zip(names, x.data):
         if "data.frame" in explicit_class(col.attributes) or col.attributes.get("dim") is not None:
             raise RValueError(
-                f"to_pandas: column {name!r} is a data frame or a matrix, which a pandas column cannot hold; "
+                f"to_pandas: column {shorten(name)} is a data frame or a matrix, "
+                "which a pandas column cannot hold; "
                 "split it into columns first"
             )
         arrays.append(_flat_numpy(col) if col.r_type == "list" else _series_values(col, pd))

@@ -1,8 +1,9 @@
 """Object arrays (numpy ``O``, pandas ``object`` columns): infer the one R type their elements share.
 
-Missing elements are ``None``, ``pd.NA``, ``pd.NaT`` and ``NaT``; a float NaN is missing too
-unless every present element is a number (then it stays NaN, as in a float column).
-With the missing elements left out, the elements' kinds decide:
+Missing elements are ``None``, ``pd.NA``, ``pd.NaT``, ``NaT`` and a float (or Decimal) NaN: in an
+object column they are all pandas' missing-value markers, so each is NA whatever the other elements
+are (``[1, nan]`` is ``c(1L, NA)``, like ``[True, nan]`` and ``["a", nan]``). A NaN that must stay
+NaN belongs in a float column. With the missing elements left out, the elements' kinds decide:
 
 ==========================================  ===============================================
 elements                                    R value
@@ -37,19 +38,23 @@ from typing import Any
 import numpy as np
 
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
-from rvalues.convert.numpy import convert_flat, datetimes, integers, timedeltas
-from rvalues.convert.python import as_r, converters_registered, has_converter
+from rvalues.convert.numpy import convert_flat, datetimes, difftime_seconds, integers, timedeltas
+from rvalues.convert.registry import converters_registered, has_converter
 from rvalues.errors import RValueError
+from rvalues.format.timezones import tzone_name
 from rvalues.model.base import RValue
+from rvalues.model.bindings import BOUND
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
-from rvalues.model.na import NA_INTEGER, NA_REAL
-from rvalues.model.timezones import tzone_name
 from rvalues.model.vectors import Character
+from rvalues.na import NA_INTEGER, NA_REAL
 
 _KIND_CACHE: dict[type, str] = {}
 _EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
 _DATE_CLASS = Character(["Date"])
+_US_DAYS = np.iinfo(np.int64).max // 86_400_000_000  # the days timedelta64[us] can count
+_days_of = np.frompyfunc(lambda v: v.days, 1, 1)
+_seconds_of = np.frompyfunc(dt.timedelta.total_seconds, 1, 1)
 
 
 def _kind_of_type(t: type) -> str:
@@ -62,6 +67,8 @@ def _kind_of_type(t: type) -> str:
         kind = "bool"
     elif issubclass(t, str):
         kind = "str"
+    elif issubclass(t, (np.datetime64, np.timedelta64)):  # before int: timedelta64 is an np.integer
+        kind = "numpy-time"
     elif issubclass(t, (int, np.integer)):
         kind = "int"
     elif issubclass(t, (float, np.floating, decimal.Decimal)):
@@ -74,8 +81,6 @@ def _kind_of_type(t: type) -> str:
         kind = "date"
     elif issubclass(t, dt.timedelta):
         kind = "timedelta"
-    elif issubclass(t, (np.datetime64, np.timedelta64)):
-        kind = "numpy-time"
     else:
         kind = "other"
     _KIND_CACHE[t] = kind
@@ -106,16 +111,11 @@ def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     hard = np.asarray(kind == "missing", dtype=bool)
     if mask is not None:
         hard |= mask
-    timeish = np.asarray((kind == "float") | (kind == "numpy-time"), dtype=bool) & ~hard
-    nan = np.zeros(len(flat), dtype=bool)
-    if timeish.any():
+    nanish = np.asarray((kind == "float") | (kind == "numpy-time"), dtype=bool) & ~hard
+    if nanish.any():
         with np.errstate(invalid="ignore"):  # numpy 2.5 reports the FP flag NaN comparisons raise
-            nan[timeish] = _nan_of(flat[timeish]).astype(bool)
-    kinds = set(kind[~hard].tolist())
-    if nan.any() and not kinds <= {"int", "float", "complex"}:
-        hard |= nan  # NaN as pandas' missing-value marker among strings, dates ...
-        kinds = set(kind[~hard].tolist())
-    return _by_kinds(flat, hard, kinds, where, nan)
+            hard[nanish] = _nan_of(flat[nanish]).astype(bool)
+    return _by_kinds(flat, hard, set(kind[~hard].tolist()), where)
 
 
 def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
@@ -126,11 +126,8 @@ def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
     return out
 
 
-def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, nan: np.ndarray) -> RValue:
+def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str) -> RValue:
     n = len(flat)
-    if nan.any() and kinds <= {"int", "float", "complex"}:
-        flat = flat.copy()
-        flat[nan & ~hard] = np.nan  # every NaN (Decimal's too) as float NaN
     if not kinds:
         return build("logical", np.full(n, NA_INTEGER, dtype=np.int32))
     if kinds == {"str"}:
@@ -163,7 +160,7 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str, n
     if kinds == {"datetime"}:
         return _datetimes(flat, hard, where)
     if kinds == {"timedelta"}:
-        return timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
+        return _timedeltas(flat, hard, where)
     if kinds == {"numpy-time"}:
         present = np.array(flat[~hard].tolist())
         if present.dtype.kind in "mM":
@@ -196,6 +193,18 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
             out[hard] = NA_REAL
             return build("double", out)
     return integers(ints, hard if hard.any() else None, where)
+
+
+def _timedeltas(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
+    """``datetime.timedelta`` elements as difftime seconds; those beyond timedelta64[us] (about
+    292,000 years, where numpy's cast wraps around silently) through ``total_seconds``."""
+    present = flat[~hard]
+    days = _days_of(present).astype(np.int64) if len(present) else np.zeros(0, dtype=np.int64)
+    if not len(days) or np.abs(days).max() < _US_DAYS:
+        return timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
+    seconds = np.full(len(flat), NA_REAL)
+    seconds[~hard] = _seconds_of(present).astype(np.float64)
+    return difftime_seconds(seconds)
 
 
 def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
@@ -232,7 +241,7 @@ def _as_list(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
             items.append(build("logical", np.array([NA_INTEGER], dtype=np.int32)))
             continue
         try:
-            items.append(as_r(value))
+            items.append(BOUND.as_r(value))
         except RValueError as err:
             raise RValueError(f"{where}: element {i}: {err}") from None
     return build("list", tuple(items))

@@ -12,8 +12,8 @@ Column dtypes (missing values become the NA of the column's R type):
   zone's IANA name as spelled, as in R ("Etc/GMT" stays "Etc/GMT"; fixed offsets: "UTC");
   ``timedelta64``: difftime in seconds;
 - ``object``: inferred (:mod:`rvalues.convert.objects`), mixed -> list column;
-- ArrowDtype columns of strings, booleans, integers, floats, timestamps, durations (difftime), dates
-  (Date) and decimals (double, rounded to the nearest) as their pandas equivalents;
+- ArrowDtype columns: strings as ``string``; every other Arrow type as
+  :func:`rvalues.convert.arrow.from_arrow` reads it (null -> NA, a NaN stays NaN);
 - pandas ``Timestamp`` / ``Timedelta`` scalars as a column of one (zone and sub-second digits kept);
 - ``period``, ``interval``, ``sparse`` and other extension dtypes: :class:`RValueError` with a remedy.
 
@@ -43,19 +43,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rvalues.convert.back import remember
+from rvalues.convert.arrow_columns import column as arrow_column
+from rvalues.convert.arrow_columns import combined, has_nul, pyarrow
 from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
-from rvalues.errors import RValueError
+from rvalues.convert.origins import remember
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import tzone_name, utc_abbreviation
 from rvalues.model.base import RValue
 from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.na import NA_INTEGER
 from rvalues.model.storage import freeze, owned
-from rvalues.model.strings import shorten
-from rvalues.model.timezones import tzone_name, utc_abbreviation
 from rvalues.model.vectors import Character, Integer
+from rvalues.na import NA_INTEGER
 
 _FACTOR = Character(["factor"])
 _MASKED = (
@@ -158,7 +159,7 @@ def _strings(values: Any, where: str) -> RValue:
     if arrow is not None:
         out = arrow.to_numpy(zero_copy_only=False)  # missing -> None; 40x faster than pandas' to_numpy
         # arrow strings are valid UTF-8, so NUL is all to check: in arrow's bytes, unless the array is small
-        checked = len(out) >= _ARROW_CHECK_FROM and not _arrow_has_nul(arrow)
+        checked = len(out) >= _ARROW_CHECK_FROM and not any(has_nul(chunk) for chunk in arrow.chunks)
     else:
         out = np.asarray(values.to_numpy(dtype=object, na_value=None), dtype=object)
     try:
@@ -173,25 +174,6 @@ _ARROW_CHECK_FROM = 1000
 """From this many strings on, arrow's bytes are searched for NUL instead of the Python strings."""
 
 
-def _arrow_has_nul(arrow: Any) -> bool:
-    """Whether a zero byte lies in the UTF-8 bytes of a chunked arrow string array (one numpy pass)."""
-    for chunk in arrow.chunks:
-        _, offsets, data = chunk.buffers()[:3]
-        if data is None or not len(chunk):
-            continue
-        wide = np.int64 if chunk.type.equals(_large_string()) else np.int32
-        bounds = np.frombuffer(offsets, dtype=wide)[[chunk.offset, chunk.offset + len(chunk)]]
-        if not np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[1]].all():
-            return True
-    return False
-
-
-def _large_string() -> Any:
-    import pyarrow as pa
-
-    return pa.large_string()
-
-
 def _arrow_strings(values: Any) -> Any:
     """The pyarrow array behind an arrow-backed string column, or None."""
     if getattr(values.dtype, "storage", None) != "pyarrow" and type(values.dtype).__name__ != "ArrowDtype":
@@ -202,35 +184,15 @@ def _arrow_strings(values: Any) -> Any:
 
 
 def _arrow(values: Any, where: str) -> RValue:
-    import pyarrow as pa
-
+    """An ArrowDtype column: strings as the string dtypes, the rest as :func:`from_arrow` reads Arrow
+    (null -> NA, a NaN stays NaN)."""
+    pa = pyarrow()
     pa_type = values.dtype.pyarrow_dtype
     if pa.types.is_string(pa_type) or pa.types.is_large_string(pa_type):
         return _strings(values, where)
-    if pa.types.is_boolean(pa_type) or pa.types.is_integer(pa_type) or pa.types.is_floating(pa_type):
-        numpy_dtype = np.dtype(values.dtype.numpy_dtype)
-        nullable = (
-            "boolean"
-            if numpy_dtype.kind == "b"
-            else (
-                ("UInt" + numpy_dtype.name[4:]) if numpy_dtype.kind == "u" else numpy_dtype.name.capitalize()
-            )
-        )
-        return column(values.astype(nullable), where)
-    if pa.types.is_date(pa_type):
-        return convert_flat(np.asarray(values.to_numpy(dtype=object, na_value=None)), None, where)
-    if pa.types.is_duration(pa_type):
-        return column(values.astype(f"timedelta64[{pa_type.unit}]"), where)
-    if pa.types.is_decimal(pa_type):
-        return column(values.astype("Float64"), where)  # rounded to the nearest double, as R would
-    if pa.types.is_timestamp(pa_type):
-        unit = pa_type.unit
-        if pa_type.tz is None:
-            return column(values.astype(f"datetime64[{unit}]"), where)
-        return column(values.astype(pd.DatetimeTZDtype(unit=unit, tz=pa_type.tz)), where)
-    raise RValueError(
-        f"{where}: arrow dtype {values.dtype} is not supported; convert it to a numpy or pandas dtype first"
-    )
+    array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    data = pa.array(array)  # the column's own Arrow data (by __arrow_array__), without a copy
+    return arrow_column(combined(data) if isinstance(data, pa.ChunkedArray) else data, where)
 
 
 def _categorical(values: Any, where: str) -> RValue:

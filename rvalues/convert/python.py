@@ -2,7 +2,7 @@
 
 numpy and pandas objects are handed to :func:`rvalues.convert.numpy.from_numpy` and
 :func:`rvalues.convert.pandas.from_pandas` (pandas is never imported here: an object is a pandas
-one only if pandas is already loaded).
+one only if pandas is already loaded), Arrow data to :func:`rvalues.convert.arrow.from_arrow`.
 """
 
 from __future__ import annotations
@@ -12,110 +12,34 @@ import datetime as dt
 import decimal
 import enum
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 import numpy as np
 
+from rvalues.convert.arrow import from_arrow, is_arrow
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.numpy import from_numpy
-from rvalues.errors import RValueError
+from rvalues.convert.registry import (
+    _EXTRA_CONVERTERS,
+)
+from rvalues.errors import RValueError, shorten
+from rvalues.format.timezones import tzone_name
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.dates import python_dates, python_datetimes
 from rvalues.model.elements import INT_MAX
 from rvalues.model.lists import MAX_DEPTH, NULL
-from rvalues.model.strings import shorten
-from rvalues.model.timezones import tzone_name
+from rvalues.model.strings import clip
 from rvalues.model.vectors import Character, Complex, Raw
 
 _EXACT = 2**53
 _DOUBLE_MAX = float(np.finfo(np.float64).max)
 
 
-_EXTRA_CONVERTERS: list[tuple[Callable[[Any], bool], Callable[[Any], RValue]]] = []
-
-
-def register_converter(
-    kind: type | tuple[type, ...] | Callable[[Any], bool], convert: Callable[[Any], Any]
-) -> Callable[[], None]:
-    """Teach :func:`as_r` a kind of Python object; returns a function that removes the converter again.
-
-    ``kind`` is a class or a tuple of classes (their subclasses' instances match too) or a predicate
-    ``kind(obj) -> bool``. ``convert(obj)`` returns an R value, or anything ``as_r`` takes (converted
-    in turn). Converters are tried newest first, before the built-in kinds, wherever ``as_r`` runs:
-    inside lists and dicts, and for each element of object columns of mixed or unknown kinds.
-    Registration is global to the process (register at import time).
-
-    >>> from fractions import Fraction
-    >>> remove = register_converter(Fraction, float)
-    >>> as_r([Fraction(1, 4)])
-    [[1]]
-    [1] 0.25
-    <BLANKLINE>
-    >>> remove()
-    """
-    if isinstance(kind, type) or (
-        isinstance(kind, tuple) and kind and all(isinstance(k, type) for k in kind)
-    ):
-        classes = kind
-        predicate: Callable[[Any], bool] = lambda obj: isinstance(obj, classes)  # noqa: E731
-    elif callable(kind) and not isinstance(kind, tuple):
-        predicate = kind
-    else:
-        raise RValueError(
-            f"register_converter: kind must be a class, a tuple of classes or a function obj -> bool, "
-            f"not {shorten(kind)}"
-        )
-    if not callable(convert):
-        raise RValueError(
-            f"register_converter: convert must be a function obj -> value, not {type(convert).__name__}"
-        )
-    name = getattr(kind, "__qualname__", None) or shorten(kind)
-
-    def run(obj: Any) -> RValue:
-        out = convert(obj)
-        if isinstance(out, RValue):
-            return out
-        if out is None:
-            raise RValueError(
-                f"the converter registered for {name} returned None for {shorten(obj)}; "
-                "return the R value (rvalues.NULL for NULL)"
-            )
-        if predicate(out):
-            raise RValueError(
-                f"the converter registered for {name} returned {shorten(out)}, which it converts "
-                "again; return an R value or a built-in Python value"
-            )
-        return as_r(out)
-
-    entry = (predicate, run)
-    _EXTRA_CONVERTERS.insert(0, entry)
-
-    def remove() -> None:
-        if entry in _EXTRA_CONVERTERS:
-            _EXTRA_CONVERTERS.remove(entry)
-
-    return remove
-
-
-def converters_registered() -> bool:
-    """Whether any converter is registered (object columns then check their elements for one)."""
-    return bool(_EXTRA_CONVERTERS)
-
-
-def has_converter(obj: Any) -> bool:
-    """Whether a converter registered with :func:`register_converter` takes ``obj``.
-
-    >>> has_converter(object())
-    False
-    """
-    return any(predicate(obj) for predicate, _ in _EXTRA_CONVERTERS)
-
-
 def as_r(obj: Any) -> RValue:
-    """Convert a Python, numpy or pandas object to the R value it stands for.
+    """Convert a Python, numpy, pandas or Arrow object to the R value it stands for.
 
     >>> as_r({"a": 1, "b": [True, None]})
     $a
@@ -166,9 +90,6 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Raw(bytes(obj))
     if _is_pandas(obj):
-        # late: pandas is imported only when a pandas object comes
-        from rvalues.convert.pandas import from_pandas
-
         return from_pandas(obj)
     if isinstance(obj, dt.datetime):
         return _datetime(obj)
@@ -187,11 +108,15 @@ def _as_r(obj: Any, depth: int) -> RValue:
         return _fields(obj, list(named), depth + 1)  # a namedtuple: a named list
     if isinstance(obj, (list, tuple)):
         return build("list", tuple(_element(v, i, depth + 1) for i, v in enumerate(obj)))
+    if is_arrow(obj):  # after pandas: pandas objects speak Arrow too, but keep their index
+        return from_arrow(obj)
+    kind = clip(f"{type(obj).__module__}.{type(obj).__qualname__}")
     raise RValueError(
-        f"as_r: cannot convert {type(obj).__module__}.{type(obj).__qualname__} ({shorten(obj)}) "
+        f"as_r: cannot convert {kind} ({shorten(obj)}) "
         "to an R value; "
         "expected None, bool, int, float, complex, Decimal, str, bytes, date, datetime, timedelta, list, "
-        "tuple, dict, an attrs class or dataclass instance, a numpy array, a pandas object or an R value; "
+        "tuple, dict, an attrs class or dataclass instance, a numpy array, a pandas object, Arrow data "
+        "(pyarrow, polars, DuckDB) or an R value; "
         "register_converter() teaches as_r other types"
     )
 
@@ -280,3 +205,16 @@ def _mapping(obj: Mapping[Any, Any], depth: int) -> RValue:
 
 def _datetime(obj: dt.datetime) -> RValue:
     return python_datetimes([obj], tzone_name(obj.tzinfo, "as_r"))
+
+
+def from_pandas(obj: Any) -> RValue:
+    """Convert a pandas DataFrame, Series, Index or array (see :mod:`rvalues.convert.pandas`).
+
+    >>> import pandas as pd
+    >>> from_pandas(pd.Series(["a", None])).data.tolist()
+    ['a', None]
+    """
+    # late: rvalues.convert.pandas imports pandas, which import rvalues does not; loaded when one comes
+    from rvalues.convert.pandas import from_pandas as convert
+
+    return convert(obj)

@@ -1,5 +1,6 @@
 """R's own formatting of numbers, strings and dates, as ``print``, ``format`` and ``as.character``
-do it in R 4.2.2.
+do it in R 4.2.2, and the time-zone look-ups dates need. It sits below the value model: it works on
+numpy arrays and imports nothing from ``rvalues.model``.
 
 >>> import numpy as np
 >>> as_character_double(np.array([1e5, 0.1 + 0.2])).tolist()
@@ -10,9 +11,7 @@ do it in R 4.2.2.
 
 from __future__ import annotations
 
-from rvalues.format.datetime import format_date, format_posixct
-from rvalues.format.strings import display_width, encode_string, encoded_width
-from rvalues.model.complex_text import (
+from rvalues.format.complex_text import (
     ComplexFormat,
     as_character_complex,
     encode_complex,
@@ -20,13 +19,15 @@ from rvalues.model.complex_text import (
     format_complex_info,
     format_complex_vector,
 )
-from rvalues.model.real_text import (
+from rvalues.format.datetime import format_date, format_posixct
+from rvalues.format.real_text import (
     RealFormat,
     as_character_double,
     encode_real,
     format_real,
     format_real_info,
 )
+from rvalues.format.strings import display_width, encode_string, encoded_width
 
 __all__ = [
     "ComplexFormat",

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from rvalues.errors import RValueError
-from rvalues.model.elements import INT_MAX
-from rvalues.model.na import is_na_float, real_is_na
-from rvalues.model.timezones import local_zone_name, utc_abbreviation, zone
+from rvalues.format.timezones import local_zone_name, utc_abbreviation, zone
+from rvalues.lazy import import_pandas
+from rvalues.na import INT_MAX, is_na_float, real_is_na
 
 TWO_DIGITS = np.array([f"{i:02d}" for i in range(100)])
 """``"00"`` to ``"99"``: clock fields by index."""
@@ -141,9 +141,9 @@ def utc_offsets(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
     if key == "UTC":
         return np.zeros(len(seconds), dtype=np.int64)
     if len(seconds) > 64 and key and seconds.min() >= _NS_LOW and seconds.max() <= _NS_HIGH:
-        import pandas as pd
-
-        stamps = pd.DatetimeIndex(seconds.astype("datetime64[s]").astype("datetime64[ns]"), tz="UTC")
+        stamps = import_pandas().DatetimeIndex(
+            seconds.astype("datetime64[s]").astype("datetime64[ns]"), tz="UTC"
+        )
         # the zoneinfo object, not its name: pandas 2 would read a name as a pytz zone
         wall = stamps.tz_convert(tz).tz_localize(None).asi8 // 10**9
         return np.asarray(wall - seconds, dtype=np.int64)
@@ -358,5 +358,10 @@ def _clock_pieces(
 
 
 def epoch_ms(seconds: np.ndarray) -> np.ndarray:
-    """``floor(unclass(x) * 1000)``: jsonlite's epoch milliseconds."""
-    return np.floor(seconds * 1000)
+    """``floor(unclass(x) * 1000)``: jsonlite's epoch milliseconds.
+
+    >>> epoch_ms(np.array([1.5])).tolist()
+    [1500.0]
+    """
+    with np.errstate(invalid="ignore"):  # R's NA is a signalling NaN: arithmetic on it raises the flag
+        return np.floor(seconds * 1000)

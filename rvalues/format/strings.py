@@ -59,6 +59,7 @@ def _char_code(ch: str, quote: str) -> tuple[str, int]:
     return ch, char_width(ch)
 
 
+# R: src/main/rlocale.c Ri18n_wcwidth
 def char_width(ch: str) -> int:
     """Display width of one printable character: 0 (combining), 1, or 2 (East Asian wide)."""
     k = ord(ch)
@@ -73,6 +74,7 @@ def _is_plain_ascii(s: str, quote: str) -> bool:
     return s.isascii() and s.isprintable() and "\\" not in s and not (quote and quote in s)
 
 
+# R: src/main/printutils.c EncodeString
 def encode_string(s: str | None, quote: str = "", na: str | None = None) -> str:
     """R's ``encodeString(s, quote = quote)`` without padding; NA as ``NA`` quoted, ``<NA>`` bare.
 
@@ -96,6 +98,7 @@ def encoded_width(s: str | None, quote: str = "", na: str | None = None) -> int:
     return sum(_char_code(ch, quote)[1] for ch in s) + extra
 
 
+# R: src/main/printutils.c Rstrlen
 def display_width(s: str) -> int:
     """Display columns of an already encoded (printable) string.
 

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rvalues.convert import as_r
-from rvalues.json.context import Ctx
-from rvalues.json.dispatch import encode
+from rvalues.json.dispatch import encode, top
 from rvalues.json.options import JsonliteError, JsonOptions, Signif
 from rvalues.json.prettify import beautify
 from rvalues.model.base import RValue
@@ -21,7 +20,7 @@ def _as_value(x: Any) -> RValue:
 def encode_with(x: Any, options: JsonOptions) -> str:
     """The JSON text of x under ``options`` (an already validated JsonOptions)."""
     value = _as_value(x)
-    out = encode(value, Ctx.top(options))
+    out = encode(value, top(options))
     if not isinstance(out, str):
         # toJSON of an uncollapsed result (unbox()ed values): R returns the token vector
         tokens = ["NA" if t is None else t for t in out.tolist()]

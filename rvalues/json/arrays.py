@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
 from rvalues.json.collapse import collapse, row_collapse
 from rvalues.json.context import Ctx
 from rvalues.json.options import JsonliteError
@@ -39,11 +38,11 @@ def encode_array(x: Any, ctx: Ctx) -> Any:
     dim: tuple[int, ...] = x.dim or (len(x.data),)
     passed = ctx.but(na=na, oldna=None, auto_unbox=False, keep_vec_names=False)
     if len(dim) < 2:
-        return dispatch.encode(_bare(x, x.data), passed.but(indent=ctx.plus(ctx.indent), collapse=True))
+        return ctx.encode(_bare(x, x.data), passed.but(indent=ctx.plus(ctx.indent), collapse=True))
     if ctx.matrix == "columnmajor" and not ctx.collapse:
         row_ctx = passed.but(indent=ctx.plus(ctx.indent), collapse=True)
-        return np.array([dispatch.encode(row, row_ctx) for row in _slice_rows(x, dim)], dtype=object)
-    m = dispatch.encode(_bare(x, x.data), passed.but(collapse=False, indent=None))
+        return np.array([ctx.encode(row, row_ctx) for row in _slice_rows(x, dim)], dtype=object)
+    m = ctx.encode(_bare(x, x.data), passed.but(collapse=False, indent=None))
     size = int(np.prod(dim))
     if isinstance(m, str):
         m = np.array([m], dtype=object)

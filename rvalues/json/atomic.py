@@ -10,8 +10,10 @@ from typing import Any
 
 import numpy as np
 
-# modules: dispatch imports this one, so encode is read when called; so are the few-element thresholds
-from rvalues.json import dispatch, numbers, strings
+# modules: the few-element thresholds are read when called (tests change them)
+import rvalues.json.numbers as numbers
+import rvalues.json.strings as strings
+from rvalues.format.complex_text import format_complex
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, Prefixed, prefix_tokens, token_array
 from rvalues.json.lists import encode_list
@@ -20,8 +22,7 @@ from rvalues.json.options import JsonliteError
 from rvalues.json.strings import escape, escape_array, escape_few
 from rvalues.model.base import RValue
 from rvalues.model.build import build
-from rvalues.model.complex_text import format_complex
-from rvalues.model.na import NA_INTEGER
+from rvalues.na import NA_INTEGER
 
 KEEP_VEC_NAMES_MESSAGE = (
     "Input to asJSON(keep_vec_names=TRUE) is a named vector. In a future version of jsonlite, this "
@@ -160,7 +161,7 @@ def encode_complex(x: RValue, ctx: Ctx) -> Any:
         if bad.any() and na in ("null", "NA"):
             text = text.copy()
             text[bad] = None
-        return dispatch.encode(character_from(text, x.attributes.get("names")), ctx.but(na=na, oldna=None))
+        return ctx.encode(character_from(text, x.attributes.get("names")), ctx.but(na=na, oldna=None))
     if na == "NA":
         na = ctx.oldna
     kept = {k: v for k, v in x.attributes.items() if k in ("names", "dim", "dimnames")}
@@ -171,6 +172,7 @@ def encode_complex(x: RValue, ctx: Ctx) -> Any:
     return encode_list(parts, ["real", "imaginary"], ctx.but(na=na, oldna=None, collapse=True, is_df=False))
 
 
+# jsonlite: src/base64.c (base64_encode)
 def base64_lines(data: bytes) -> str:
     """jsonlite's base64: standard alphabet, a line feed after every full 72 output characters."""
     text = base64.b64encode(data).decode("ascii")
@@ -192,12 +194,12 @@ def encode_raw(x: RValue, ctx: Ctx) -> Any:
         kind = "5" if type_attr is None or not len(type_attr.data) else _as_text(type_attr)
         return '{"$binary":' + escape(base64_lines(data.tobytes())) + ',"$type":' + escape(kind) + "}"
     if ctx.raw == "hex":
-        return dispatch.encode(character_from(hex_strings(data), x.attributes.get("names")), ctx)
+        return ctx.encode(character_from(hex_strings(data), x.attributes.get("names")), ctx)
     if ctx.raw == "int":
-        return dispatch.encode(build("integer", data.astype(np.int32)), ctx)
+        return ctx.encode(build("integer", data.astype(np.int32)), ctx)
     if ctx.raw == "js":
         return "(new Uint8Array(" + "[" + ",".join(map(str, data.tolist())) + "]))"
-    return dispatch.encode(character_from(np.array([base64_lines(data.tobytes())], dtype=object)), ctx)
+    return ctx.encode(character_from(np.array([base64_lines(data.tobytes())], dtype=object)), ctx)
 
 
 def _as_text(value: RValue) -> str:

@@ -15,7 +15,7 @@ from rvalues.format.datetime import (
     posixct_pieces,
     unshown_text,
 )
-from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
+from rvalues.format.timezones import tzone_of
 from rvalues.json.atomic import character_from, character_na_token, encode_coded_strings, finish
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, prefix_tokens
@@ -27,8 +27,7 @@ from rvalues.model.build import build
 from rvalues.model.classes import implicit_class
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.na import NA_INTEGER, NA_REAL
-from rvalues.model.timezones import tzone_of
+from rvalues.na import NA_INTEGER, NA_REAL
 
 
 def _double(values: np.ndarray, names: Any = None) -> Any:
@@ -42,7 +41,7 @@ _FEW_CODES = 64  # fewer codes are read in plain Python: numpy's per-call cost w
 def encode_factor(x: Any, ctx: Ctx) -> Any:
     """The labels as strings, or with factor="integer" the codes."""
     if ctx.factor == "integer":
-        return dispatch.encode(x, ctx.but(keep_vec_names=False), implicit_class(x))
+        return ctx.encode(x, ctx.but(keep_vec_names=False), implicit_class(x))
     levels = x.attributes.get("levels")
     table = _NO_LEVELS if levels is None else levels.data
     names = x.attributes.get("names") if ctx.keep_vec_names else None
@@ -53,7 +52,7 @@ def encode_factor(x: Any, ctx: Ctx) -> Any:
     if names is None or not len(names.data):
         return encode_coded_strings(codes, table, ctx)
     labels = np.append(table, [None])[codes]
-    return dispatch.encode(character_from(labels, names), ctx)
+    return ctx.encode(character_from(labels, names), ctx)
 
 
 def encode_date(x: Any, ctx: Ctx) -> Any:
@@ -64,10 +63,10 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
     if ctx.date == "epoch":
         if x.r_type == "integer":
             bare = build("integer", x.data, None if names is None else {"names": names})
-            return dispatch.encode(bare, child)
-        return dispatch.encode(_double(x.data, names), child)
+            return ctx.encode(bare, child)
+        return ctx.encode(_double(x.data, names), child)
     if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > INT_MAX).any():
-        return dispatch.encode(character_from(format_date(data), names), child)
+        return ctx.encode(character_from(format_date(data), names), child)
     # format each distinct day once
     finite = np.isfinite(data)
     codes = np.empty(len(data), dtype=np.int64)
@@ -100,14 +99,14 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
     if ctx.posixt == "mongo":
         return _mongo(seconds, ctx.but(prefix=None, list_tokens=False), names)
     if ctx.posixt == "epoch":
-        return dispatch.encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
+        return ctx.encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
     if x.r_type == "list":
         text = posixlt_text(x, ctx.posixt)
     elif not (ctx.keep_vec_names and names is not None and len(names.data)):
         return _posixct_strings(seconds, tzone, ctx)
     else:
         text = format_posixct(seconds, tzone, ctx.posixt)
-    return dispatch.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
+    return ctx.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
 
 
 _FEW_TIMES = 16
@@ -172,9 +171,7 @@ def _mongo(seconds: np.ndarray, ctx: Ctx, names: Any = None) -> Any:
         # `tmp[is.na(x)] <- ...` extends tmp to the length of its logical subscript
         tmp += [None] * (len(seconds) - len(tmp))
     if len(missing):
-        na_token = dispatch.encode(
-            build("character", np.array([None], dtype=object)), ctx.but(collapse=False)
-        )
+        na_token = ctx.encode(build("character", np.array([None], dtype=object)), ctx.but(collapse=False))
         na_token = na_token[0] if isinstance(na_token, np.ndarray) else na_token
         for i in missing.tolist():
             while len(tmp) <= i:

@@ -25,6 +25,7 @@ def _texts(tokens: Tokens) -> list[str]:
     return texts  # type: ignore[return-value]
 
 
+# jsonlite: src/collapse.c C_collapse_array, src/collapse_pretty.c C_collapse_array_pretty_*
 def collapse(tokens: Tokens, inner: bool = True, indent: int | None = None, may_have_na: bool = True) -> str:
     """jsonlite's ``collapse``: ``[a,b]``, ``[a, b]`` (inner) or one element per line (outer).
 
@@ -41,6 +42,7 @@ def collapse(tokens: Tokens, inner: bool = True, indent: int | None = None, may_
     return "[" + pad + ("," + pad).join(texts) + "\n" + " " * indent + "]"
 
 
+# jsonlite: src/collapse_object.c C_collapse_object, C_collapse_object_pretty
 def collapse_object(keys: Sequence[str], values: Tokens, indent: int | None = None) -> str:
     """jsonlite's ``collapse_object``: ``{k:v}`` skipping NA values; pretty keys at indent+2."""
     pairs = [(k, v) for k, v in zip(keys, values) if v is not None]
@@ -278,6 +280,7 @@ def object_rows(
     return rows.finish()
 
 
+# jsonlite: src/row_collapse.c C_row_collapse_array
 def row_collapse(columns: Sequence[np.ndarray], nrow: int, indent: int | None = None) -> np.ndarray:
     """One array per row from per-column token arrays (object arrays of str/None).
 
@@ -287,6 +290,7 @@ def row_collapse(columns: Sequence[np.ndarray], nrow: int, indent: int | None = 
     return array_rows(columns, nrow, indent).rows()
 
 
+# jsonlite: src/row_collapse.c C_row_collapse_object
 def row_collapse_object(
     keys: Sequence[str], columns: Sequence[np.ndarray], nrow: int, indent: int | None = None
 ) -> np.ndarray:

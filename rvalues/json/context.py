@@ -13,15 +13,19 @@ in :data:`PREFIX_AWARE` may then write it before each token it makes (``numbers.
 ``num_to_char`` take it as ``prefix``; :func:`prefix_tokens` does it for ready tokens) and mark
 the result with :class:`Prefixed`: joining the key once per distinct token is cheaper than once per
 row. NA tokens (None) stay unprefixed, because the row omits them. Every other class is encoded
-with the prefix cleared (``dispatch.encode`` does it), and the frame adds the key itself.
+with the prefix cleared (the generic, ``dispatch.encode``, does it), and the frame adds the key itself.
 
 Token lists. The rows of a small frame are assembled in plain Python from lists of tokens. With
 ``list_tokens`` set (and ``collapse`` off), an encoder of a class in :data:`PREFIX_AWARE` may return
 its tokens as a list of str/None instead of an object array, which a few tokens are cheaper as;
-``dispatch.encode`` clears it for every other class, as it clears the prefix.
+the generic clears it for every other class, as it clears the prefix.
+
+The generic. ``ctx.encode`` is ``asJSON`` itself (:func:`rvalues.json.dispatch.encode`): an
+encoder encodes a part of its value with ``ctx.encode(part, child_ctx)``, as a cattrs hook factory
+calls the converter it is handed, so no encoder imports the dispatch that imports it.
 
 >>> from rvalues.json.options import signif
->>> ctx = Ctx.top(JsonOptions(digits=signif(2), pretty=True))
+>>> ctx = Ctx.top(JsonOptions(digits=signif(2), pretty=True), lambda x, ctx, cls=None: "[]")
 >>> ctx.precision, ctx.use_signif, ctx.indent
 (2, True, 0)
 >>> ctx.as_options().digits
@@ -32,14 +36,20 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import attrs
 import numpy as np
 
 from rvalues.json.options import JsonOptions, Signif
 
-__all__ = ["PREFIX_AWARE", "SHARED", "Ctx", "Prefixed", "prefix_tokens", "token_array"]
+__all__ = ["PREFIX_AWARE", "SHARED", "Ctx", "Generic", "Prefixed", "prefix_tokens", "token_array"]
+
+
+class Generic(Protocol):
+    """``asJSON(x, ...)``: the JSON text (or tokens) of x at ctx; ``cls`` stands in for ``class(x)``."""
+
+    def __call__(self, x: Any, ctx: Ctx, cls: tuple[str, ...] | None = None, /) -> Any: ...
 
 
 class Ctx(NamedTuple):
@@ -64,6 +74,8 @@ class Ctx(NamedTuple):
     precision: int | None
     use_signif: bool
     indent: int | None
+    # the generic every encoder calls for the parts of its value (module docstring)
+    encode: Generic
     # asJSON's own arguments on the way down
     oldna: str | None = None
     collapse: bool = True
@@ -72,14 +84,16 @@ class Ctx(NamedTuple):
     list_tokens: bool = False  # uncollapsed tokens may be a list (module docstring)
 
     @classmethod
-    def top(cls, options: JsonOptions) -> Ctx:
-        """The arguments ``toJSON`` hands to the first ``asJSON`` call (made once per options object:
-        both are immutable, and a server encodes every result under the same few)."""
+    def top(cls, options: JsonOptions, encode: Generic) -> Ctx:
+        """The arguments ``toJSON`` hands to the first ``asJSON`` call, ``encode`` being ``asJSON``
+        (made once per options object: both are immutable, and a server encodes every result under
+        the same few)."""
         known = _TOPS.get(id(options))
-        if known is not None and known[0] is options:
+        if known is not None and known[0] is options and known[1].encode is encode:
             return known[1]
         indent = 0 if options.pretty is True else None
-        ctx = cls._make((*_shared(options), options.precision, options.use_signif, indent, *_DEFAULTS))
+        top = (*_shared(options), options.precision, options.use_signif, indent, encode, *_DEFAULTS)
+        ctx = cls._make(top)
         if len(_TOPS) >= 64:
             _TOPS.clear()
         _TOPS[id(options)] = (options, ctx)

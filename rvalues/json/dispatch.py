@@ -3,6 +3,8 @@
 The first class picks the method (with R's registered inheritance: ``ordered`` is a factor,
 ``POSIXct`` a ``POSIXt``, ``integer`` ``numeric``); an unknown first class goes to the ANY method,
 which drops it and retries, and at the last class errors (or, with ``force``, unclasses).
+Encoders reach this generic through the context they are handed (``ctx.encode``), never by
+importing this module: :func:`top` puts it there.
 """
 
 from __future__ import annotations
@@ -11,9 +13,19 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from rvalues.json import arrays, atomic, classed, frames, lists
+from rvalues.json.arrays import encode_array
+from rvalues.json.atomic import (
+    encode_character,
+    encode_complex,
+    encode_logical,
+    encode_numeric,
+    encode_raw,
+)
+from rvalues.json.classed import encode_date, encode_factor, encode_posixt
 from rvalues.json.context import PREFIX_AWARE, Ctx
-from rvalues.json.options import JsonliteError
+from rvalues.json.frames import encode_frame
+from rvalues.json.lists import encode_list, encode_null
+from rvalues.json.options import JsonliteError, JsonOptions
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.classes import implicit_class, r_class
@@ -31,14 +43,14 @@ def _scalar(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
 
 
 def _null(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
-    return lists.encode_null(ctx)
+    return encode_null(ctx)
 
 
 def _list(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
     if x.r_type != "list":
         return _any(x, ctx, cls)
     names = x.attributes.get("names")
-    return lists.encode_list(x.data, None if names is None else names.data.tolist(), ctx)
+    return encode_list(x.data, None if names is None else names.data.tolist(), ctx)
 
 
 def _typed(kind: tuple[str, ...], method: Callable[[RValue, Ctx], Any]) -> Callable[..., Any]:
@@ -66,24 +78,24 @@ METHODS: dict[str, Callable[[RValue, Ctx, tuple[str, ...]], Any]] = {
     "AsIs": _asis,
     "scalar": _scalar,
     "NULL": _null,
-    "logical": _typed(("logical",), atomic.encode_logical),
-    "numeric": _typed(("integer", "double"), atomic.encode_numeric),
-    "integer": _typed(("integer", "double"), atomic.encode_numeric),
-    "double": _typed(("integer", "double"), atomic.encode_numeric),
-    "character": _typed(("character",), atomic.encode_character),
-    "complex": _typed(("complex",), atomic.encode_complex),
-    "raw": _typed(("raw",), atomic.encode_raw),
-    "factor": _typed(("integer",), classed.encode_factor),
-    "ordered": _typed(("integer",), classed.encode_factor),
-    "Date": _typed(("double", "integer"), classed.encode_date),
-    "POSIXct": _typed(("double", "integer"), classed.encode_posixt),
-    "POSIXlt": _typed(("list",), classed.encode_posixt),
-    "POSIXt": _typed(("double", "integer", "list"), classed.encode_posixt),
+    "logical": _typed(("logical",), encode_logical),
+    "numeric": _typed(("integer", "double"), encode_numeric),
+    "integer": _typed(("integer", "double"), encode_numeric),
+    "double": _typed(("integer", "double"), encode_numeric),
+    "character": _typed(("character",), encode_character),
+    "complex": _typed(("complex",), encode_complex),
+    "raw": _typed(("raw",), encode_raw),
+    "factor": _typed(("integer",), encode_factor),
+    "ordered": _typed(("integer",), encode_factor),
+    "Date": _typed(("double", "integer"), encode_date),
+    "POSIXct": _typed(("double", "integer"), encode_posixt),
+    "POSIXlt": _typed(("list",), encode_posixt),
+    "POSIXt": _typed(("double", "integer", "list"), encode_posixt),
     "list": _list,
     "pairlist": _list,
-    "data.frame": _typed(("list",), frames.encode_frame),
-    "matrix": lambda x, ctx, cls: arrays.encode_array(x, ctx),
-    "array": lambda x, ctx, cls: arrays.encode_array(x, ctx),
+    "data.frame": _typed(("list",), encode_frame),
+    "matrix": lambda x, ctx, cls: encode_array(x, ctx),
+    "array": lambda x, ctx, cls: encode_array(x, ctx),
     "json": _json,
     "ts": _ts,
 }
@@ -139,4 +151,14 @@ def encode(x: RValue, ctx: Ctx, cls: tuple[str, ...] | None = None) -> Any:
     return method(x, ctx, cls)
 
 
-__all__ = ["encode"]
+def top(options: JsonOptions) -> Ctx:
+    """The context ``toJSON`` starts ``asJSON`` with: the options, and :func:`encode` as the generic.
+
+    >>> from rvalues import c
+    >>> encode(c(1.5, 2), top(JsonOptions()))
+    '[1.5,2]'
+    """
+    return Ctx.top(options, encode)
+
+
+__all__ = ["encode", "top"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
+from rvalues.errors import RValueError
 from rvalues.json.atomic import hex_strings
 from rvalues.json.collapse import (
     ObjectRows,
@@ -35,6 +35,7 @@ from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names, expanded_row_names, row_count
 from rvalues.model.lists import List
 from rvalues.model.names import make_unique
+from rvalues.model.strings import clip
 from rvalues.model.vectors import Character, Double, Integer, Logical
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -125,16 +126,28 @@ def _row_cells(column: Any, ctx: Ctx) -> Any:
             n = len(column.data)
             parts = (build("double", real), build("double", imag))
             names = ["real", "imaginary"]
+            row_names = _names_as_row_names(column.attributes.get("names"), n)
         return build(
             "list",
             parts,
             {
                 "names": build("character", np.array(names, dtype=object)),
                 "class": build("character", np.array(["data.frame"], dtype=object)),
-                "row.names": automatic_row_names(n),
+                "row.names": automatic_row_names(n) if dim is not None else row_names,
             },
         )
     return column
+
+
+def _names_as_row_names(names: Any, n: int) -> Any:
+    """The row names ``data.frame(real = Re(x), imaginary = Im(x))`` takes from ``names(x)``:
+    none when they are duplicated or all empty; an NA among them is R's error."""
+    values = [] if names is None else names.data.tolist()
+    if not n or not values or len(set(values)) < n or all(v == "" for v in values):
+        return automatic_row_names(n)
+    if None in values:
+        raise JsonliteError("row names contain missing values")
+    return names
 
 
 def encode_frame_columns(
@@ -151,7 +164,13 @@ def encode_frame_columns(
     na = ctx.na
     if ctx.dataframe == "columns":
         child = ctx.but(is_df=True, oldna=None, collapse=True, keep_vec_names=False)
-        return encode_list(columns, names, child)
+        try:
+            return encode_list(columns, names, child)
+        except RValueError as err:
+            failed = next((j for j, c in enumerate(columns) if _fails(c, child)), None)
+            if failed is not None and has_names and names is not None:
+                _note_column(err, object_keys(names)[failed], failed)
+            raise
     oldna = None if na is None or na == "NA" else na
     if ctx.dataframe == "rows" and has_names:
         na = "NA" if na is None else na
@@ -217,7 +236,11 @@ def _small_rows(
     cells = []
     cell_ctx = cell_ctx.but(list_tokens=True)
     for j, column in enumerate(columns):
-        out = dispatch.encode(column, cell_ctx)
+        try:
+            out = ctx.encode(column, cell_ctx)
+        except RValueError as err:
+            _note_column(err, keys[j] if as_objects else None, j)
+            raise
         tokens = [out] if isinstance(out, str) or out is None else out if type(out) is list else out.tolist()
         if len(tokens) != nrow:
             raise JsonliteError(
@@ -241,7 +264,11 @@ def _row_pieces(
     cells = []
     for j, column in enumerate(columns):
         lead = rows.lead(keys[j]) if rows is not None else None
-        out = dispatch.encode(column, cell_ctx if lead is None else cell_ctx.but(prefix=lead))
+        try:
+            out = ctx.encode(column, cell_ctx if lead is None else cell_ctx.but(prefix=lead))
+        except RValueError as err:
+            _note_column(err, keys[j] if as_objects else None, j)
+            raise
         prefixed = isinstance(out, Prefixed)
         if prefixed:
             out = out.tokens
@@ -255,3 +282,17 @@ def _row_pieces(
         else:
             cells.append(out)
     return rows.finish() if rows is not None else array_rows(cells, nrow, ctx.indent)
+
+
+def _note_column(err: RValueError, key: str | None, j: int) -> None:
+    """Say which column failed, in a note: the message itself stays jsonlite's."""
+    label = f"column {j + 1}" if key is None else f"column {clip(key)} (column {j + 1})"
+    err.add_note(f"while writing data frame {label}")
+
+
+def _fails(column: Any, ctx: Ctx) -> bool:
+    try:
+        ctx.encode(column, ctx)
+    except RValueError:
+        return True
+    return False

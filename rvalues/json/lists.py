@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.json import dispatch  # a module: dispatch imports this one, so read encode when called
 from rvalues.json.collapse import collapse, collapse_object
 from rvalues.json.context import Ctx
 from rvalues.json.names import cleannames
@@ -50,9 +49,9 @@ def encode_list(elements: Sequence[Any], names: Sequence[str | None] | None, ctx
     child = ctx.but(na=na, oldna=None, indent=ctx.plus(ctx.indent), collapse=True, is_df=False)
     if ctx.is_df and ctx.auto_unbox:
         boxed = child.but(auto_unbox=False)
-        tokens = [dispatch.encode(y, child if isinstance(y, List) else boxed) for y in elements]
+        tokens = [ctx.encode(y, child if isinstance(y, List) else boxed) for y in elements]
     else:
-        tokens = [dispatch.encode(y, child) for y in elements]
+        tokens = [ctx.encode(y, child) for y in elements]
     tokens = [_one(t) for t in tokens]
     if names is not None:
         if not ctx.collapse:

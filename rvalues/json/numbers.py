@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rvalues.model.elements import INT_MAX
-from rvalues.model.na import NA_INTEGER, is_na_float, real_is_na
+from rvalues.na import NA_INTEGER, is_na_float, real_is_na
 
 NA_MODES = ("string", "null", "NA")
 _SEP = "\x1f"
@@ -178,6 +178,7 @@ def _always_decimal(tokens: np.ndarray, where: np.ndarray, prefix: str = "") -> 
         tokens[idx] = np.strings.add(prefix, np.strings.add(sub[plain], ".0")).astype(object)
 
 
+# jsonlite: src/num_to_char.c R_num_to_char (doubles)
 def num_to_char(
     values: np.ndarray,
     precision: int | None,
@@ -303,6 +304,7 @@ def few_int_tokens(values: np.ndarray, na: str = "string", prefix: str = "") -> 
     return [na_token if v == NA_INTEGER else prefix + str(v) for v in values.tolist()]
 
 
+# jsonlite: src/num_to_char.c R_num_to_char (integers)
 def int_to_char(values: np.ndarray, na: str = "string", prefix: str = "") -> np.ndarray:
     """Tokens for an int32 array with R's NA (INT32_MIN): ``"NA"``, ``null`` or None by ``na``;
     ``prefix`` as in :func:`num_to_char`.

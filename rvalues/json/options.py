@@ -14,6 +14,7 @@ import attrs
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.model.strings import shorten
 
 
 class JsonliteError(RValueError):
@@ -64,7 +65,7 @@ def match_arg(value: Any, choices: tuple[str, ...], option: str = "arg") -> str:
     'columns'
     """
     if not isinstance(value, str):
-        raise JsonliteError(f"'{option}' must be a string, one of {', '.join(choices)}; got {value!r}")
+        raise JsonliteError(f"'{option}' must be a string, one of {', '.join(choices)}; got {shorten(value)}")
     if value in choices:
         return value
     hits = [c for c in choices if value and c.startswith(value)]
@@ -114,7 +115,7 @@ def _is_true(value: Any) -> bool:
 def _rownames(value: Any) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
-    raise RValueError(f"rownames must be True, False or None, not {value!r}")
+    raise RValueError(f"rownames must be True, False or None, not {shorten(value)}")
 
 
 def _pretty(value: Any) -> bool | int | float:
@@ -125,7 +126,7 @@ def _pretty(value: Any) -> bool | int | float:
         if value < 0:
             raise JsonliteError("invalid 'times' argument")
         return value
-    raise RValueError(f"pretty must be True, False or a number of spaces, not {value!r}")
+    raise RValueError(f"pretty must be True, False or a number of spaces, not {shorten(value)}")
 
 
 @attrs.frozen

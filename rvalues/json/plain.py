@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from rvalues.json.context import Ctx
-from rvalues.json.dispatch import encode
+from rvalues.json.dispatch import encode, top
 from rvalues.json.lists import _one, encode_null, object_keys
 from rvalues.json.numbers import format_many, int_to_char, num_to_char
 from rvalues.json.options import JsonOptions
@@ -33,7 +33,7 @@ from rvalues.json.strings import escape_array
 from rvalues.model.base import RValue
 from rvalues.model.elements import INT_MAX
 from rvalues.model.lists import MAX_DEPTH
-from rvalues.model.strings import clip
+from rvalues.model.strings import clip, shorten
 
 Leaf = Callable[[Any, str], RValue]
 """Turns one element the fast path does not handle into its R value (``where`` names it in errors)."""
@@ -57,7 +57,7 @@ def encode_plain(value: Any, options: JsonOptions, leaf: Leaf, where: str = "val
     """
     if options.pretty is not False:
         raise ValueError(f"encode_plain writes compact JSON only, not pretty={options.pretty!r}")
-    ctx = Ctx.top(options)
+    ctx = top(options)
     return _tokens([value], ctx, leaf, lambda i: where, 0)[0]
 
 
@@ -203,4 +203,4 @@ def _dict_group(
 
 
 def _keyed(where: Where, key: str) -> Where:
-    return lambda i: f"{where(i)}[{key!r}]"
+    return lambda i: f"{where(i)}[{shorten(key)}]"

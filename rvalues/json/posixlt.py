@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from rvalues.format.datetime import TWO_DIGITS, days_from_civil, utc_offsets, ymd
-from rvalues.model.timezones import tzone_of
+from rvalues.format.timezones import tzone_of
 
 
 def posixlt_seconds(x: Any) -> tuple[np.ndarray, str | None]:

@@ -46,6 +46,7 @@ def _yajl_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+# jsonlite: src/prettify.c R_reformat, src/yajl/yajl_gen.c
 def beautify(text: str, spaces: int | float) -> str:
     """``pretty=<number>``: re-emit compact JSON as jsonlite 1.8.4's yajl generator does.
 

@@ -26,6 +26,7 @@ from rvalues.json.dispatch import BUILTIN_METHODS, METHODS, decline, encode
 from rvalues.json.options import JsonOptions
 from rvalues.model.base import RValue
 from rvalues.model.classes import r_class as class_of
+from rvalues.model.strings import shorten
 
 Encoder = Callable[[Any, JsonOptions], Any]
 """``encoder(x, options)``: given an R value x, the value to write in its place (an R value, or
@@ -52,7 +53,9 @@ def register(r_class: str, encoder: Encoder, *, replace: bool = False) -> Encode
     rvalues.errors.RValueError: register: class 'Date' has a jsonlite method; pass replace=True to override it
     """
     if not isinstance(r_class, str) or not r_class:
-        raise RValueError(f"register: r_class must be a non-empty str (an R class name), not {r_class!r}")
+        raise RValueError(
+            f"register: r_class must be a non-empty str (an R class name), not {shorten(r_class)}"
+        )
     if not callable(encoder):
         raise RValueError(
             f"register: encoder must be a function encoder(x, options), not {type(encoder).__name__}"
@@ -61,7 +64,7 @@ def register(r_class: str, encoder: Encoder, *, replace: bool = False) -> Encode
     with _LOCK:
         if r_class in BUILTIN_METHODS and r_class not in _USER and not replace:
             raise RValueError(
-                f"register: class {r_class!r} has a jsonlite method; pass replace=True to override it"
+                f"register: class {shorten(r_class)} has a jsonlite method; pass replace=True to override it"
             )
         previous = _USER.get(r_class)
         _USER[r_class] = encoder
@@ -103,14 +106,15 @@ def _method(name: str, encoder: Encoder) -> Callable[[RValue, Ctx, tuple[str, ..
             return decline(name, x, ctx, cls)
         if out is None:
             raise RValueError(
-                f"the JSON encoder for class {name!r} returned None; return the value to write "
+                f"the JSON encoder for class {shorten(name)} returned None; return the value to write "
                 "(rvalues.NULL for JSON's {} or null)"
             )
         if not isinstance(out, RValue):
             out = as_r(out)
         if class_of(out)[0] == name:
+            shown = shorten(name)
             raise RValueError(
-                f"the JSON encoder for class {name!r} returned a value of class {name!r} again; "
+                f"the JSON encoder for class {shown} returned a value of class {shown} again; "
                 "drop the class (x.with_attributes({'class': None})) or return x itself to decline"
             )
         return encode(out, ctx)
@@ -121,7 +125,8 @@ def _method(name: str, encoder: Encoder) -> Callable[[RValue, Ctx, tuple[str, ..
 def options_in(ctx: Ctx) -> JsonOptions:
     """The ``toJSON`` options as an ``asJSON`` method sees them at ``ctx``.
 
-    >>> options_in(Ctx.top(JsonOptions(dataframe="col"))).dataframe
+    >>> from rvalues.json.dispatch import top
+    >>> options_in(top(JsonOptions(dataframe="col"))).dataframe
     'columns'
     """
     return ctx.as_options()

@@ -16,8 +16,10 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 import numpy as np
 
 from rvalues.errors import RValueError
+from rvalues.lazy import import_pandas
 
 
+# jsonlite: src/escape_chars.c C_escape_chars_one
 def escape(text: str) -> str:
     """One string as a JSON string token, escaped as jsonlite does."""
     if not text.isascii():
@@ -26,6 +28,7 @@ def escape(text: str) -> str:
     return out.replace("</", "<\\/") if "</" in text else out
 
 
+# jsonlite: src/escape_chars.c C_escape_chars
 def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
     """Tokens for an object array of str (None is NA): NA becomes ``null``, ``"NA"`` or None.
 
@@ -37,9 +40,7 @@ def escape_array(values: np.ndarray, na: str | None = "null") -> np.ndarray:
         out[:] = escape_few(values, na)
         return out
     if len(values) >= _FEW_DISTINCT_FROM and _looks_repetitive(values):
-        import pandas as pd
-
-        codes, distinct = pd.factorize(values, use_na_sentinel=True)
+        codes, distinct = import_pandas().factorize(values, use_na_sentinel=True)
         table = np.empty(len(distinct) + 1, dtype=object)
         table[:-1] = _escape_list(distinct.tolist())
         table[-1] = na

@@ -7,16 +7,17 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
-from rvalues.model.classes import check_class_invariants
+from rvalues.model.bindings import BOUND
+from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import read_only
+from rvalues.model.frames import column_length, row_count
 from rvalues.model.lists import NULL, List
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.strings import check_text, shorten
-from rvalues.model.upward import upward
+from rvalues.model.strings import check_text
 from rvalues.model.vectors import Character, Integer, Vector
+from rvalues.na import NA_INTEGER
 
 
 def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RValue]:
@@ -41,10 +42,9 @@ def merge_attributes(value: RValue, changes: Mapping[str, Any]) -> dict[str, RVa
 def _to_r(new: Any) -> RValue:
     if isinstance(new, RValue):
         return new
-    as_r = upward("as_r")
     if isinstance(new, (list, tuple)) and all(not isinstance(v, (list, tuple, dict)) for v in new):
-        return upward("c")(*new) if new else as_r([])  # type: ignore[no-any-return]
-    return as_r(new)  # type: ignore[no-any-return]
+        return BOUND.c(*new) if new else BOUND.as_r([])  # type: ignore[no-any-return]
+    return BOUND.as_r(new)  # type: ignore[no-any-return]
 
 
 def coerce_attribute(value: RValue, name: str, new: Any, merged: Mapping[str, RValue]) -> RValue:
@@ -134,3 +134,36 @@ def _check_consistency(value: RValue, merged: dict[str, RValue]) -> None:
     if "dimnames" in merged and "dim" not in merged:
         del merged["dimnames"]
     check_class_invariants(value.r_type, value.data, merged)
+
+
+def check_class_invariants(r_type: str, data: Any, attributes: Mapping[str, RValue]) -> None:
+    """Refuse what R refuses for classed values (factors must be integer codes with levels)."""
+    classes = explicit_class(attributes)
+    if "factor" in classes:
+        if r_type != "integer":
+            raise RValueError(f'adding class "factor" to an invalid object (a {r_type} vector)')
+        levels = attributes.get("levels")
+        if levels is not None:
+            codes = np.asarray(data)
+            valid = codes != NA_INTEGER
+            if valid.any() and (codes[valid].min() < 1 or codes[valid].max() > len(levels.data)):
+                raise RValueError(
+                    f"factor codes must lie in 1..{len(levels.data)} (the number of levels) or be NA"
+                )
+    if "data.frame" in classes and r_type == "list":
+        _check_data_frame(data, attributes)
+
+
+def _check_data_frame(columns: tuple[Any, ...], attributes: Mapping[str, RValue]) -> None:
+    row_names = attributes.get("row.names")
+    if row_names is None:
+        return
+    n = row_count(row_names)
+    for i, column in enumerate(columns):
+        length = column_length(column)
+        if length != n:
+            names = attributes.get("names")
+            label = names.data[i] if names is not None and i < len(names.data) else str(i + 1)
+            raise RValueError(
+                f"data frame column {shorten(label)} has {length} rows but the row names say {n}"
+            )

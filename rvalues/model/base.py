@@ -8,15 +8,32 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from rvalues.errors import RValueError
-from rvalues.model.identical import identical, value_hash
+from rvalues.errors import RValueError, shorten
+from rvalues.model.bindings import BOUND
+from rvalues.model.classes import r_class
+from rvalues.model.identical import same_value, value_hash
 from rvalues.model.storage import lock_data
-from rvalues.model.strings import shorten
 
 if TYPE_CHECKING:
     from rvalues.model.vectors import Character
 
 EMPTY_ATTRIBUTES: Mapping[str, RValue] = MappingProxyType({})
+
+
+def attribute_changes(changes: Any, what: str) -> Mapping[str, Any]:
+    """``changes`` if it is a mapping of attribute names to values, else a ``TypeError`` naming ``what``.
+
+    >>> attribute_changes(5, "Integer(attributes=)")
+    Traceback (most recent call last):
+    ...
+    TypeError: Integer(attributes=): expected a mapping of attribute names to values ..., not int (5)
+    """
+    if not isinstance(changes, Mapping):
+        raise TypeError(
+            f"{what}: expected a mapping of attribute names to values such as {{'names': ['a']}}, "
+            f"not {type(changes).__name__} ({shorten(changes)})"
+        )
+    return changes
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
@@ -81,9 +98,6 @@ class RValue:
     @property
     def r_class(self) -> tuple[str, ...]:
         """What R's ``class(x)`` returns: the class attribute, else the implicit class."""
-        # late: classes imports lists, which imports base: a cycle
-        from rvalues.model.classes import r_class
-
         return r_class(self)
 
     def inherits(self, what: str) -> bool:
@@ -100,12 +114,9 @@ class RValue:
           a   b
         1.5 2.0
         """
-        # late: attributes and build import this module: a cycle
-        from rvalues.model.attributes import merge_attributes
-        from rvalues.model.build import build
-
-        merged = merge_attributes(self, {**(changes or {}), **named})
-        return build(self.r_type, self._data, merged)
+        given = {} if changes is None else attribute_changes(changes, "with_attributes")
+        merged = BOUND.merge_attributes(self, {**given, **named})
+        return BOUND.build(self.r_type, self._data, merged)
 
     def with_names(self, names: Any) -> Any:
         """Return a copy with ``names`` set (``None`` removes them)."""
@@ -113,10 +124,7 @@ class RValue:
 
     def without_attributes(self) -> Any:
         """R's ``unclass`` and more: the same payload with no attributes at all."""
-        # late: build imports base (every class derives from RValue): a cycle
-        from rvalues.model.build import build
-
-        return build(self.r_type, self._data, {})
+        return BOUND.build(self.r_type, self._data, {})
 
     # -- Python protocol ------------------------------------------------------------------------
 
@@ -130,7 +138,7 @@ class RValue:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RValue):
             return NotImplemented
-        return identical(self, other)
+        return same_value(self, other)
 
     def __hash__(self) -> int:
         return value_hash(self)
@@ -151,10 +159,7 @@ class RValue:
         )
 
     def __repr__(self) -> str:
-        # printing sits above model: imported here, when a value is shown
-        from rvalues.printing import format_value
-
-        return format_value(self)
+        return BOUND.format_value(self)  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         return self.__repr__()
@@ -162,10 +167,19 @@ class RValue:
 
 def _restore(r_type: str, data: Any, attributes: dict[str, RValue]) -> RValue:
     """Rebuild a pickled value (its class follows from its type and attributes, as everywhere)."""
-    # late: build imports base (every class derives from RValue): a cycle
-    from rvalues.model.build import build
+    return BOUND.build(r_type, data, attributes)  # type: ignore[no-any-return]
 
-    return build(r_type, data, attributes)  # type: ignore[no-any-return]
+
+def identical(x: Any, y: Any) -> bool:
+    """R's ``identical(x, y)``: False unless both are R values (:func:`rvalues.model.identical.same_value`).
+
+    >>> from rvalues import Double, NA_real_, c
+    >>> identical(c(1, NA_real_), Double([1.0, None])), identical(NA_real_, Double([float("nan")]))
+    (True, False)
+    >>> identical(c(1), 1.0)
+    False
+    """
+    return isinstance(x, RValue) and isinstance(y, RValue) and same_value(x, y)
 
 
 def check_type(value: Any, what: str) -> RValue:

@@ -19,6 +19,7 @@ from rvalues.model.base import RValue
 from rvalues.model.classed import DataFrame, Date, Factor, POSIXct
 from rvalues.model.classes import explicit_class
 from rvalues.model.lists import NULL, List
+from rvalues.model.strings import shorten
 from rvalues.model.vectors import ATOMIC_TYPES, Character
 
 _UNCLASSED: dict[str, type[RValue]] = {**ATOMIC_TYPES, "list": List}
@@ -44,7 +45,7 @@ def build(r_type: str, data: Any, attributes: Mapping[str, RValue] | None = None
     if python is None:
         if r_type == "NULL":
             return NULL
-        raise RValueError(f"build: r_type must be an R type ({', '.join(_UNCLASSED)}), not {r_type!r}")
+        raise RValueError(f"build: r_type must be an R type ({', '.join(_UNCLASSED)}), not {shorten(r_type)}")
     if attributes and "class" in attributes:
         python = python_class(r_type, attributes)
     return python._wrap(data, attributes)

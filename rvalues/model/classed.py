@@ -10,10 +10,10 @@ from typing import Any
 
 import attrs
 
+from rvalues.format.timezones import tzone_of
+from rvalues.model.bindings import BOUND
 from rvalues.model.frames import automatic_row_names, expanded_row_names, row_count
 from rvalues.model.lists import List
-from rvalues.model.timezones import tzone_of
-from rvalues.model.upward import upward
 from rvalues.model.vectors import Character, Double, Integer
 
 
@@ -26,7 +26,7 @@ class Factor(Integer):
     """
 
     def __new__(cls, values: Any = (), levels: Any = None, ordered: bool = False) -> Any:
-        return upward("factor")(values, levels=levels, ordered=ordered)
+        return BOUND.factor(values, levels=levels, ordered=ordered)
 
     @property
     def levels(self) -> Character:
@@ -53,7 +53,7 @@ class Date(Double):
     """
 
     def __new__(cls, values: Any = ()) -> Any:
-        return upward("as_date")(values)
+        return BOUND.as_date(values)
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
@@ -64,7 +64,7 @@ class POSIXct(Double):
     """
 
     def __new__(cls, values: Any = (), tz: str | None = None) -> Any:
-        return upward("as_posixct")(values, tz=tz)
+        return BOUND.as_posixct(values, tz=tz)
 
     @property
     def tzone(self) -> str | None:
@@ -81,7 +81,7 @@ class DataFrame(List):
     """
 
     def __new__(cls, **columns: Any) -> Any:
-        return upward("data_frame")(**columns)
+        return BOUND.data_frame(**columns)
 
     @property
     def nrow(self) -> int:
@@ -106,7 +106,4 @@ class DataFrame(List):
         return dict(zip(self.keys(), self.data))
 
     def _repr_html_(self) -> str:
-        # printing sits above model: imported here, when a notebook shows the frame
-        from rvalues.printing import format_html
-
-        return format_html(self)
+        return BOUND.format_html(self)  # type: ignore[no-any-return]

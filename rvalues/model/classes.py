@@ -1,15 +1,11 @@
-"""R's explicit and implicit class of a value, and the invariants of classed values
-(which Python class a value gets is :func:`rvalues.model.build.python_class`)."""
+"""R's explicit and implicit class of a value (which Python class a value gets is
+:func:`rvalues.model.build.python_class`; the invariants of classed values are checked with the
+attributes, :func:`rvalues.model.attributes.check_class_invariants`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
-
-from rvalues.errors import RValueError
-from rvalues.model.na import NA_INTEGER
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rvalues.model.base import RValue
@@ -53,37 +49,3 @@ def implicit_class(value: RValue) -> tuple[str, ...]:
     if dim is not None:
         return ("matrix", "array") if len(dim.data) == 2 else ("array",)
     return (_IMPLICIT[value.r_type],)
-
-
-def check_class_invariants(r_type: str, data: Any, attributes: Mapping[str, RValue]) -> None:
-    """Refuse what R refuses for classed values (factors must be integer codes with levels)."""
-    classes = explicit_class(attributes)
-    if "factor" in classes:
-        if r_type != "integer":
-            raise RValueError(f'adding class "factor" to an invalid object (a {r_type} vector)')
-        levels = attributes.get("levels")
-        if levels is not None:
-            codes = np.asarray(data)
-            valid = codes != NA_INTEGER
-            if valid.any() and (codes[valid].min() < 1 or codes[valid].max() > len(levels.data)):
-                raise RValueError(
-                    f"factor codes must lie in 1..{len(levels.data)} (the number of levels) or be NA"
-                )
-    if "data.frame" in classes and r_type == "list":
-        _check_data_frame(data, attributes)
-
-
-def _check_data_frame(columns: tuple[Any, ...], attributes: Mapping[str, RValue]) -> None:
-    # late: frames imports classes: a cycle
-    from rvalues.model.frames import column_length, row_count
-
-    row_names = attributes.get("row.names")
-    if row_names is None:
-        return
-    n = row_count(row_names)
-    for i, column in enumerate(columns):
-        length = column_length(column)
-        if length != n:
-            names = attributes.get("names")
-            label = names.data[i] if names is not None and i < len(names.data) else str(i + 1)
-            raise RValueError(f"data frame column {label!r} has {length} rows but the row names say {n}")

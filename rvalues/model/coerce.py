@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 
 from rvalues.errors import RValueError
-from rvalues.model.complex_text import as_character_complex
+from rvalues.format.complex_text import as_character_complex
+from rvalues.format.real_text import as_character_double
 from rvalues.model.elements import read_only
 from rvalues.model.lists import List
-from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na
-from rvalues.model.real_text import as_character_double
 from rvalues.model.vectors import ATOMIC_TYPES
+from rvalues.na import NA_INTEGER, NA_REAL, real_is_na
 
 TYPE_ORDER = ("NULL", "raw", "logical", "integer", "double", "complex", "character", "list")
 """R's hierarchy for ``c()`` and ``unlist()``."""
@@ -82,12 +82,14 @@ def double_to_complex(values: np.ndarray) -> np.ndarray:
     return out
 
 
+# R: src/main/coerce.c StringFromLogical
 def logical_to_character(values: np.ndarray) -> np.ndarray:
     out = np.where(values == 1, "TRUE", "FALSE").astype(object)
     out[_int_na(values)] = None
     return out
 
 
+# R: src/main/coerce.c StringFromInteger
 def integer_to_character(values: np.ndarray) -> np.ndarray:
     out = values.astype(str).astype(object)
     out[_int_na(values)] = None
@@ -115,6 +117,7 @@ def to_logical_from_number(values: np.ndarray) -> np.ndarray:
     return out
 
 
+# R: src/main/coerce.c IntegerFromReal
 def double_to_integer(values: np.ndarray) -> np.ndarray:
     out = np.full(len(values), NA_INTEGER, dtype=np.int32)
     ok = np.isfinite(values) & (np.abs(values) < 2**31)

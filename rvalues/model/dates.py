@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.format.timezones import zone
 from rvalues.model.classed import Date, POSIXct
 from rvalues.model.elements import read_only
-from rvalues.model.na import NA_REAL
-from rvalues.model.timezones import zone
 from rvalues.model.vectors import Character
+from rvalues.na import NA_REAL
 
 DATE_CLASS = Character(["Date"])
 POSIXCT_CLASS = Character(["POSIXct", "POSIXt"])

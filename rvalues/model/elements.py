@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.errors import RValueError
-from rvalues.model.na import NA_INTEGER, NA_REAL
+from rvalues.errors import RValueError, shorten
+from rvalues.model.base import RValue
 from rvalues.model.storage import freeze
-from rvalues.model.strings import check_strings, check_unicode_array, shorten
+from rvalues.model.strings import check_strings, check_unicode_array
+from rvalues.na import INT_MAX, NA_INTEGER, NA_REAL
 
-INT_MAX = 2**31 - 1
 _DOUBLE_MAX = float(np.finfo(np.float64).max)
 
 
@@ -30,22 +30,24 @@ def is_na_element(value: Any) -> bool:
     """``None`` or a length-1 R vector holding NA: what every constructor takes as NA."""
     if value is None:
         return True
-    # late: vectors imports elements: a cycle
-    from rvalues.model.vectors import Vector
-
-    if isinstance(value, Vector) and len(value) == 1:
-        return bool(value.na_mask()[0])
+    if _is_vector(value) and len(value) == 1:
+        return bool(value.na_mask()[0])  # type: ignore[attr-defined]
     return False
 
 
 def scalar_of(value: Any) -> Any:
     """Unwrap a length-1 R vector into its Python element; anything else is returned as it is."""
-    # late: vectors imports elements: a cycle
-    from rvalues.model.vectors import Vector
-
-    if isinstance(value, Vector) and len(value) == 1:
+    if _is_vector(value) and len(value) == 1:
         return value.tolist()[0]
     return value
+
+
+_ATOMIC = frozenset({"logical", "integer", "double", "complex", "character", "raw"})
+
+
+def _is_vector(value: Any) -> bool:
+    """``isinstance(value, Vector)``, from the R type (vectors import this module)."""
+    return isinstance(value, RValue) and value.r_type in _ATOMIC
 
 
 def _as_list(values: Any, what: str) -> list[Any]:

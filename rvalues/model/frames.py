@@ -9,8 +9,8 @@ import numpy as np
 
 from rvalues.model.classes import explicit_class
 from rvalues.model.elements import read_only
-from rvalues.model.na import NA_INTEGER
 from rvalues.model.vectors import Integer
+from rvalues.na import NA_INTEGER
 
 
 def is_compact(row_names: Any) -> bool:

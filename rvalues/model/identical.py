@@ -6,30 +6,27 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.model.na import NA_REAL, real_is_na
+from rvalues.na import NA_REAL, real_is_na
 
 
-def identical(x: Any, y: Any) -> bool:
+# R: src/main/identical.c R_compute_identical
+def same_value(x: Any, y: Any) -> bool:
     """Whether two R values are identical as R's ``identical(x, y)`` (default arguments) says.
 
+    Both must be R values (:func:`rvalues.model.base.identical` checks that, for any two objects).
     Doubles compare with ``==`` except that NA equals NA, NaN equals NaN and NA differs from
     NaN; ``0`` and ``-0`` are identical. Attribute order does not matter.
 
     >>> from rvalues import Double, NA_real_, c
-    >>> identical(c(1, NA_real_), Double([1.0, None])), identical(NA_real_, Double([float("nan")]))
+    >>> same_value(c(1, NA_real_), Double([1.0, None])), same_value(NA_real_, Double([float("nan")]))
     (True, False)
     """
-    # late: base imports identical (RValue.__eq__): a cycle
-    from rvalues.model.base import RValue
-
-    if not isinstance(x, RValue) or not isinstance(y, RValue):
-        return False
     if x.r_type != y.r_type or len(x.data) != len(y.data):
         return False
     if not _same_attributes(x.attributes, y.attributes):
         return False
     if x.r_type == "list":
-        return all(identical(a, b) for a, b in zip(x.data, y.data))
+        return all(same_value(a, b) for a, b in zip(x.data, y.data))
     if x.r_type == "double":
         return _same_doubles(x.data, y.data)
     if x.r_type == "complex":
@@ -51,11 +48,11 @@ def _same_doubles(a: np.ndarray, b: np.ndarray) -> bool:
 def _same_attributes(a: Any, b: Any) -> bool:
     if a.keys() != b.keys():
         return False
-    return all(identical(a[k], b[k]) for k in a)
+    return all(same_value(a[k], b[k]) for k in a)
 
 
 def value_hash(x: Any) -> int:
-    """A hash consistent with :func:`identical` (identical values hash alike)."""
+    """A hash consistent with :func:`same_value` (identical values hash alike)."""
     attributes = frozenset((k, value_hash(v)) for k, v in x.attributes.items())
     if x.r_type == "list":
         payload: Any = tuple(value_hash(v) for v in x.data)

@@ -7,10 +7,9 @@ from typing import Any, ClassVar
 
 import attrs
 
-from rvalues.errors import RValueError
-from rvalues.model.base import RValue
-from rvalues.model.strings import shorten
-from rvalues.model.upward import upward
+from rvalues.errors import RValueError, shorten
+from rvalues.model.base import RValue, attribute_changes
+from rvalues.model.bindings import BOUND
 from rvalues.model.vectors import Character
 
 
@@ -50,19 +49,15 @@ class List(RValue):
         return names is not None and isinstance(name, str) and name in names.data.tolist()
 
     def __new__(cls, values: Iterable[Any] = (), attributes: Mapping[str, Any] | None = None) -> Any:
-        # late: attributes and build import this module: a cycle
-        from rvalues.model.attributes import merge_attributes
-        from rvalues.model.build import build
-
+        if attributes is not None:
+            attribute_changes(attributes, "List(attributes=)")
         if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
             raise RValueError(
                 f"List: expected an iterable of elements, not {type(values).__name__} ({shorten(values)}); "
                 "use r_list(**named) or List.from_pairs() for named lists"
             )
         bare = cls._wrap(tuple(_element(v, i) for i, v in enumerate(values)))
-        if not attributes:
-            return bare
-        return build(cls.r_type, bare._data, merge_attributes(bare, attributes))
+        return bare.with_attributes(attributes) if attributes else bare
 
     @classmethod
     def from_pairs(cls, pairs: Iterable[tuple[str | None, Any]]) -> List:
@@ -119,7 +114,7 @@ def _element(value: Any, position: int) -> RValue:
     if isinstance(value, RValue):
         return value
     try:
-        return upward("as_r")(value)  # type: ignore[no-any-return]
+        return BOUND.as_r(value)  # type: ignore[no-any-return]
     except RValueError as err:
         raise RValueError(f"List: element {position}: {err}") from None
 

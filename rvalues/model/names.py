@@ -18,6 +18,7 @@ def _name_char(ch: str) -> bool:
     return ch.isalnum() or ch in "._"
 
 
+# R: src/main/gram.y isValidName
 def is_syntactic_name(name: str) -> bool:
     """R's ``isValidName``: a syntactic name, usable without backticks.
 
@@ -36,6 +37,7 @@ def is_syntactic_name(name: str) -> bool:
     return name == "..." or name not in RESERVED_WORDS
 
 
+# R: src/main/character.c do_makenames
 def make_names(names: Sequence[str | None]) -> list[str]:
     """R's ``make.names()``: syntactic names ("a b" -> "a.b", "1x" -> "X1x", "if" -> "if.").
 
@@ -54,6 +56,7 @@ def make_names(names: Sequence[str | None]) -> list[str]:
     return out
 
 
+# R: src/main/unique.c do_makeunique
 def make_unique(names: Sequence[str], sep: str = ".") -> list[str]:
     """R's ``make.unique()``: later duplicates get ``.1``, ``.2``, ... skipping names already in use.
 

@@ -12,38 +12,11 @@ rvalues.errors.RValueError: a name ('a\\x00b') holds an embedded nul at position
 
 from __future__ import annotations
 
-import reprlib
-
 import numpy as np
 
-from rvalues.errors import RValueError
+from rvalues.errors import SHOWN, RValueError, shorten
 
-SHOWN = 60
-"""How many characters of an offending string an error message shows."""
-
-
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlong = 3, SHOWN, SHOWN, SHOWN
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
-
-
-def shorten(value: object, limit: int = SHOWN) -> str:
-    """A short ``repr(value)``, so a huge or deep bad value gives a short message.
-
-    >>> shorten("x" * 1000, 10)
-    "'xxxxxxxxxx'... (1000 characters)"
-    """
-    if isinstance(value, str):
-        if len(value) > limit:
-            return f"{value[:limit]!r}... ({len(value)} characters)"
-        text = repr(value)
-        if len(text) <= limit:  # what reprlib gives, without its dispatch
-            return text
-    try:
-        text = _REPR.repr(value)
-    except Exception:  # a broken __repr__ must not hide the real error
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= 2 * limit else f"{text[: 2 * limit]}..."
+__all__ = ["SHOWN", "check_strings", "check_text", "check_unicode_array", "clip", "shorten"]
 
 
 def clip(text: str, limit: int = SHOWN) -> str:

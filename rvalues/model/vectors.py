@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 import numpy as np
 
-from rvalues.model.base import RValue
+from rvalues.model.base import RValue, attribute_changes
 from rvalues.model.elements import (
     character_storage,
     complex_storage,
@@ -18,7 +18,7 @@ from rvalues.model.elements import (
     raw_storage,
     read_only,
 )
-from rvalues.model.na import NA_INTEGER, real_is_na
+from rvalues.na import NA_INTEGER, real_is_na
 
 
 @attrs.define(frozen=True, init=False, eq=False, repr=False, slots=True)
@@ -37,15 +37,10 @@ class Vector(RValue):
     def __new__(cls, values: Any = (), attributes: Mapping[str, Any] | None = None) -> Any:
         if cls is Vector:
             raise TypeError("Vector is abstract: use Logical, Integer, Double, Complex, Character or Raw")
-        # late: attributes and build import this module: a cycle
-        from rvalues.model.attributes import merge_attributes
-        from rvalues.model.build import build
-
-        data = read_only(cls._storage(values))
-        bare = cls._wrap(data)
-        if not attributes:
-            return bare
-        return build(cls.r_type, data, merge_attributes(bare, attributes))
+        if attributes is not None:
+            attribute_changes(attributes, f"{cls.__name__}(attributes=)")
+        bare = cls._wrap(read_only(cls._storage(values)))
+        return bare.with_attributes(attributes) if attributes else bare
 
     def na_mask(self) -> np.ndarray:
         """R's ``is.na(x)`` as a boolean array."""

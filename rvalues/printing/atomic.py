@@ -12,20 +12,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from rvalues.format.complex_text import encode_complex, format_complex_info
+from rvalues.format.real_text import encode_real, format_real_info
 from rvalues.format.strings import encode_strings
-from rvalues.model.complex_text import encode_complex, format_complex_info
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.real_text import encode_real, format_real_info
+from rvalues.na import NA_INTEGER
 
 DIGITS = 7
 """R's ``getOption("digits")`` default."""
 
 
+# R: src/main/format.c IndexWidth
 def index_width(n: int) -> int:
     """R's ``IndexWidth``: the number of decimal digits of n (as R computes it, n >= 0)."""
     return len(str(n)) if n > 0 else 1
 
 
+# R: src/main/format.c formatLogical
 def format_logical_width(data: np.ndarray) -> int:
     """R's ``formatLogical``: 5 with any FALSE, else 4 with any TRUE, 2 with NA, else 1."""
     if (data == 0).any():
@@ -38,6 +40,7 @@ def format_logical_width(data: np.ndarray) -> int:
     return w
 
 
+# R: src/main/format.c formatInteger
 def format_integer_width(data: np.ndarray) -> int:
     """R's ``formatInteger``: the widest element, counting the sign, NA as 2."""
     na = data == NA_INTEGER

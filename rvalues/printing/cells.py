@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rvalues.model.complex_text import encode_complex, format_complex_info
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.real_text import encode_real, format_real_info
+from rvalues.format.complex_text import encode_complex, format_complex_info
+from rvalues.format.real_text import encode_real, format_real_info
+from rvalues.na import NA_INTEGER
+from rvalues.printing.accessors import classes
 from rvalues.printing.atomic import format_integer_width, format_logical_width
 from rvalues.printing.frame import format_column_strings
-from rvalues.printing.values import classes
 
 
 def cell_summary(item: Any) -> str:

@@ -16,17 +16,19 @@ from typing import Any
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.strings import encode_string
 from rvalues.model.build import build
 from rvalues.model.names import is_syntactic_name as is_valid_name
-from rvalues.printing import methods, options  # methods, a module: it imports this one
+from rvalues.printing.accessors import classes, dimnames, row_count, strings
 from rvalues.printing.atomic import index_width
 from rvalues.printing.cells import cell_summary
 from rvalues.printing.matrix import print_array, print_matrix
-from rvalues.printing.values import classes, dimnames, row_count, strings
+from rvalues.printing.methods import print_object
 from rvalues.printing.vector import print_named_vector, print_vector
 
 
+# R: src/main/print.c PrintDispatch
 def print_value(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``PrintDispatch``: classed values through their print method, others as print.default.
 
@@ -34,10 +36,11 @@ def print_value(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     and attributes, but a classed value's method starts afresh).
     """
     if classes(x):
-        return methods.print_object(x)
+        return print_object(x, print_default)
     return print_default(x, tag, quote)
 
 
+# R: src/main/print.c PrintValueRec
 def print_default(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``PrintValueRec``: the value, then its attributes."""
     r_type = x.r_type
@@ -84,6 +87,7 @@ def _matrix_dimnames(
     return parts[0], parts[1], rn, cn
 
 
+# R: src/main/print.c PrintGenericVector
 def print_list(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``PrintGenericVector``: each element under its tag, a blank line after each."""
     dim = x.attributes.get("dim")
@@ -141,6 +145,7 @@ def _print_list_array(x: Any) -> list[str]:
 _SKIP_ALWAYS = frozenset({"comment", "srcref", "wholeSrcref", "srcfile"})
 
 
+# R: src/main/print.c printAttributes
 def print_attributes(x: Any, tag: str = "", quote: bool = True) -> list[str]:
     """R's ``printAttributes``: each attribute print.default does not show otherwise, tagged."""
     if not x.attributes:

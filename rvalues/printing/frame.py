@@ -12,15 +12,23 @@ from typing import Any, cast
 
 import numpy as np
 
+import rvalues.printing.options as options
+from rvalues.format.complex_text import as_character_complex, encode_complex, format_complex_info
 from rvalues.format.datetime import format_date, format_posixct
+from rvalues.format.real_text import as_character_double, encode_real, format_real_info
 from rvalues.model.build import build
-from rvalues.model.complex_text import as_character_complex, encode_complex, format_complex_info
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.real_text import as_character_double, encode_real, format_real_info
-from rvalues.printing import options
+from rvalues.na import NA_INTEGER
+from rvalues.printing.accessors import (
+    classes,
+    difftime_units,
+    row_count,
+    row_names,
+    rows_head,
+    strings,
+    tzone,
+)
 from rvalues.printing.atomic import encode_atomic
 from rvalues.printing.matrix import print_matrix
-from rvalues.printing.values import classes, difftime_units, row_count, row_names, rows_head, strings, tzone
 from rvalues.printing.vector import print_vector
 
 

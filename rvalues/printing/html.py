@@ -19,8 +19,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from rvalues.printing.accessors import classes, row_count, row_names, strings
 from rvalues.printing.frame import format_column
-from rvalues.printing.values import classes, row_count, row_names, strings
 
 MAX_ROWS = 60
 """Rows shown before the table is cut (the first and last halves are kept)."""

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.strings import NA_NOQUOTE, encode_string, encoded_width, pad
-from rvalues.printing import options
 from rvalues.printing.atomic import DIGITS, encode_atomic, encode_complex_cells, index_width
 from rvalues.printing.options import GAP, MIN_LABEL_OFFSET
 
@@ -37,6 +37,7 @@ def _label_text(label: str | None) -> str:
     return encode_string(label)
 
 
+# R: src/main/printmatrix.c printMatrix
 def print_matrix(
     r_type: str,
     data: np.ndarray,
@@ -193,6 +194,7 @@ def _column_label(col_labels: Labels, j: int, w: int, is_string: bool, right: bo
     return " " * GAP + index + " " * (w - index_width(j + 1) - 3)
 
 
+# R: src/main/printarray.c printArray
 def print_array(
     r_type: str,
     data: np.ndarray,

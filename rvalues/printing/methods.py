@@ -6,10 +6,11 @@ jsonlite's ``scalar`` and ``json``; a class without a method prints as ``print.d
 
 >>> import numpy as np
 >>> from rvalues.model.build import build
->>> from rvalues.printing.values import character
+>>> from rvalues.printing.accessors import character
 >>> f = build("integer", np.array([1, 2], dtype=np.int32), {"levels": character(["a", "b"]),
 ...                                                         "class": character(["factor"])})
->>> print("\\n".join(print_object(f)))
+>>> from rvalues.printing.core import print_default
+>>> print("\\n".join(print_object(f, print_default)))
 [1] a b
 Levels: a b
 """
@@ -21,14 +22,12 @@ from typing import Any
 
 import numpy as np
 
+import rvalues.printing.options as options
 from rvalues.format.datetime import format_date, format_posixct
 from rvalues.format.strings import display_width, encode_string
 from rvalues.model.build import build
-from rvalues.model.na import NA_INTEGER
-from rvalues.printing import core, options  # core, a module: it imports this one
-from rvalues.printing.frame import format_column_strings, print_data_frame
-from rvalues.printing.scalar import scalar_json
-from rvalues.printing.values import (
+from rvalues.na import NA_INTEGER
+from rvalues.printing.accessors import (
     character,
     classes,
     difftime_units,
@@ -37,33 +36,34 @@ from rvalues.printing.values import (
     tzone,
     with_class,
 )
+from rvalues.printing.frame import format_column_strings, print_data_frame
+from rvalues.printing.scalar import scalar_json
+
+Default = Callable[..., list[str]]
+"""R's ``print.default`` (:func:`rvalues.printing.core.print_default`), which the dispatch hands to
+every method: methods print their parts with it, and none imports the dispatch that imports them."""
 
 
-def print_object(x: Any) -> list[str]:
-    """Print a classed value with the method of its first class that has one."""
-    cls = classes(x)
-    for i, name in enumerate(cls):
-        method = _METHODS.get(name)
-        if method is not None:
-            return method(x, cls[i + 1 :])
-    return core.print_default(x)
+def print_object(x: Any, default: Default) -> list[str]:
+    """Print a classed value with the method of its first class that has one, else ``default``."""
+    return _next_method(x, classes(x), default)
 
 
-def _next_method(x: Any, rest: tuple[str, ...]) -> list[str]:
+def _next_method(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     for i, name in enumerate(rest):
         method = _METHODS.get(name)
         if method is not None:
-            return method(x, rest[i + 1 :])
-    return core.print_default(x)
+            return method(x, rest[i + 1 :], default)
+    return default(x)
 
 
-def print_asis(x: Any, rest: tuple[str, ...]) -> list[str]:
+def print_asis(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """``print.AsIs``: drop the AsIs class and print with the next method."""
     remaining = tuple(c for c in classes(x) if c != "AsIs")
-    return _next_method(with_class(x, remaining), rest)
+    return _next_method(with_class(x, remaining), rest, default)
 
 
-def print_factor(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
+def print_factor(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """``print.factor``: the labels unquoted (``<NA>`` for NA), then the ``Levels:`` line."""
     ordered = "ordered" in classes(x)
     levels = strings(x.attributes.get("levels")) or []
@@ -76,7 +76,7 @@ def print_factor(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
         level_array = np.array([*levels, None], dtype=object)
         labels = level_array[np.where(valid, codes - 1, len(levels))]
         keep = {k: v for k, v in x.attributes.items() if k not in ("levels", "class")}
-        lines = core.print_default(character(labels.tolist(), keep), quote=False)
+        lines = default(character(labels.tolist(), keep), quote=False)
     lines.append(_levels_line(levels, ordered))
     return lines
 
@@ -96,36 +96,36 @@ def _levels_line(levels: list[str | None], ordered: bool) -> str:
     return (f"{n} " if drop else "") + "Levels: " + colsep.join(shown)
 
 
-def print_date(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
+def print_date(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """``print.Date``: the formatted dates, quoted, names kept."""
-    return _print_times(x, lambda v: format_date(v.data))
+    return _print_times(x, lambda v: format_date(v.data), default)
 
 
-def print_posixct(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
+def print_posixct(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """``print.POSIXct``: formatted in its time zone with the zone abbreviation."""
-    return _print_times(x, lambda v: format_posixct(v.data, tzone(v), usetz=True))
+    return _print_times(x, lambda v: format_posixct(v.data, tzone(v), usetz=True), default)
 
 
-def _print_times(x: Any, fmt: Callable[[Any], np.ndarray]) -> list[str]:
+def _print_times(x: Any, fmt: Callable[[Any], np.ndarray], default: Default) -> list[str]:
     n = len(x.data)
     if n == 0:
         return [f"{classes(x)[0]} of length 0"]
     limit = options.MAX_PRINT
     shown = rows_head(x, limit) if limit < n else x
     keep = {k: v for k, v in shown.attributes.items() if k == "names"}
-    lines = core.print_default(character(fmt(shown).tolist(), keep))
+    lines = default(character(fmt(shown).tolist(), keep))
     if limit < n:
         lines.append(f""" [ reached 'max' / getOption("max.print") -- omitted {n - limit} entries ]""")
     return lines
 
 
-def print_difftime(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
+def print_difftime(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """``print.difftime``: one value as ``Time difference of 90 mins``; several (or an array)
     under a ``Time differences in <units>`` line, printed without the class and units."""
     units = difftime_units(x)
     plain = _without_units(with_class(x, ()))
     if "dim" in plain.attributes or len(x.data) > 1:
-        return [f"Time differences in {units}", *core.print_default(plain)]
+        return [f"Time differences in {units}", *default(plain)]
     return [f"Time difference of {''.join(t or 'NA' for t in format_column_strings(plain))} {units}"]
 
 
@@ -133,12 +133,12 @@ def _without_units(x: Any) -> Any:
     return build(x.r_type, x.data, {k: v for k, v in x.attributes.items() if k != "units"})
 
 
-def print_frame(x: Any, rest: tuple[str, ...] = ()) -> list[str]:
+def print_frame(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """``print.data.frame``."""
     return print_data_frame(x)
 
 
-def print_scalar(x: Any, rest: tuple[str, ...]) -> list[str]:
+def print_scalar(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """jsonlite's ``print.scalar``: ``[x] <json>``, or a one-row data frame with row name ``[x]``."""
     remaining = classes(x)[1:]
     inner = with_class(x, remaining)
@@ -147,13 +147,13 @@ def print_scalar(x: Any, rest: tuple[str, ...]) -> list[str]:
     return ["[x] " + scalar_json(inner)]
 
 
-def print_json(x: Any, rest: tuple[str, ...]) -> list[str]:
+def print_json(x: Any, rest: tuple[str, ...], default: Default) -> list[str]:
     """jsonlite's ``print.json``: ``cat(x, "\\n")``."""
     texts = ["NA" if s is None else s for s in (strings(x) or [])]
     return (" ".join(texts) + " ").split("\n")
 
 
-_METHODS: dict[str, Callable[[Any, tuple[str, ...]], list[str]]] = {
+_METHODS: dict[str, Callable[[Any, tuple[str, ...], Default], list[str]]] = {
     "AsIs": print_asis,
     "factor": print_factor,
     "Date": print_date,

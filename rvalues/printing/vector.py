@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import rvalues.printing.options as options
+from rvalues.format.complex_text import format_complex_info
+from rvalues.format.real_text import RealFormat, encode_real
 from rvalues.format.strings import encode_strings, pad
-from rvalues.model.complex_text import format_complex_info
-from rvalues.model.na import real_is_na
-from rvalues.model.real_text import RealFormat, encode_real
-from rvalues.printing import options
+from rvalues.na import real_is_na
 from rvalues.printing.atomic import DIGITS, encode_atomic, encode_complex_cells, index_width
 from rvalues.printing.options import GAP
 
@@ -37,6 +37,7 @@ def _shown(n: int) -> int:
     return n if n <= options.MAX_PRINT + 1 else options.MAX_PRINT
 
 
+# R: src/main/printvector.c printVector
 def print_vector(r_type: str, data: np.ndarray, quote: bool = True, digits: int = DIGITS) -> list[str]:
     """The lines R prints for an unnamed atomic vector (``[1] ...``, wrapped at width 80)."""
     n = len(data)
@@ -73,6 +74,7 @@ def _label(i: int, labwidth: int) -> str:
     return f"[{i}]".rjust(labwidth)
 
 
+# R: src/main/printvector.c printNamedVector
 def print_named_vector(
     r_type: str, data: np.ndarray, names: np.ndarray, quote: bool = True, digits: int = DIGITS
 ) -> list[str]:

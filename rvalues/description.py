@@ -1,4 +1,4 @@
-"""rdesc: the exact, language-neutral description of an R value that the R side also writes.
+"""An R value's rdesc: the exact, language-neutral description of it that the R side also writes.
 
 ``{"type": typeof, "values": [...], "attributes": {name: rdesc}}``, with doubles as
 ``"%.17g"`` strings (or ``"NA"``, ``"NaN"``, ``"Inf"``, ``"-Inf"``), NA as null, complex
@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.errors import RValueError
+from rvalues.errors import RValueError, shorten
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
-from rvalues.model.na import NA_INTEGER, NA_REAL, real_is_na, real_is_nan
-from rvalues.model.strings import shorten
+from rvalues.model.lists import NULL
+from rvalues.na import NA_INTEGER, NA_REAL, real_is_na, real_is_nan
 
 _SPECIAL = {"NA": NA_REAL, "NaN": float("nan"), "Inf": float("inf"), "-Inf": float("-inf")}
 
@@ -96,8 +96,6 @@ def _from_description(d: dict[str, Any]) -> RValue:
     r_type = d["type"]
     values = d.get("values", [])
     if r_type == "NULL":
-        from rvalues.model.lists import NULL
-
         return NULL
     data: Any
     if r_type == "logical":
@@ -120,7 +118,7 @@ def _from_description(d: dict[str, Any]) -> RValue:
     elif r_type == "list":
         data = tuple(_from_description(v) for v in values)
     else:
-        raise RValueError(f"from_description: unsupported type {r_type!r}")
+        raise RValueError(f"from_description: unsupported type {shorten(r_type)}")
     if r_type != "list":
         data = read_only(data)
     attributes = {name: _from_description(a) for name, a in (d.get("attributes") or {}).items()}

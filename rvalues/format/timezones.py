@@ -14,14 +14,10 @@ import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from rvalues.errors import RValueError
-from rvalues.model.strings import shorten
-
-if TYPE_CHECKING:
-    from rvalues.model.base import RValue
+from rvalues.errors import RValueError, shorten
 
 # The zone database's names for UTC (its links to Etc/UTC and to Etc/GMT), and what R 4.2.2 prints
 # after a time in each
@@ -101,7 +97,7 @@ def tzone_name(tz: dt.tzinfo | None, where: str = "value") -> str:
     return key
 
 
-def tzone_of(attributes: Mapping[str, RValue | Any]) -> str | None:
+def tzone_of(attributes: Mapping[str, Any]) -> str | None:
     """R's ``attr(x, "tzone")[1]``: None where the attribute is absent or empty ("" and None both
     mean the process's zone).
 

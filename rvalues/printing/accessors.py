@@ -1,4 +1,4 @@
-"""Small readers of R values for the printers: class, dim, dimnames, names, row names, zone, units.
+"""Accessors of R values for the printers: class, dim, dimnames, names, row names, zone, units.
 
 They read attributes directly, so printing works for any value of the model whatever its
 Python class.
@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from rvalues.format.real_text import as_character_double
+from rvalues.format.timezones import tzone_of
 from rvalues.model.build import build
 from rvalues.model.classes import explicit_class
-from rvalues.model.na import NA_INTEGER
-from rvalues.model.real_text import as_character_double
-from rvalues.model.timezones import tzone_of
+from rvalues.na import NA_INTEGER
 
 
 def classes(x: Any) -> tuple[str, ...]:

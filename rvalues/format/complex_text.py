@@ -1,6 +1,6 @@
 """R 4.2.2's formatting of complex numbers: ``formatComplex`` and ``EncodeComplex``.
 
-In model for the same reason as :mod:`rvalues.model.real_text`: ``as.character()`` uses it.
+The model's ``as.character()`` of a complex vector uses it, as :mod:`rvalues.format.real_text`.
 
 R first rounds each number to ``digits`` significant digits of its larger part (``signif``
 applied to Re and Im together, R's ``z_prec_r``), then finds a common format for the real parts
@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rvalues.model.na import real_is_na
-from rvalues.model.real_text import RealFormat, check_digits, encode_real, scientific
+from rvalues.format.real_text import RealFormat, check_digits, encode_real, scientific
+from rvalues.na import real_is_na
 
 _LOG10_2 = 0.301029995663981195
 _MAX10E = 308
@@ -33,6 +33,7 @@ class ComplexFormat(NamedTuple):
     imag: RealFormat
 
 
+# R: src/main/arithmetic.c R_pow_di
 @lru_cache(maxsize=1024)
 def _pow_di(x: float, n: int) -> float:
     """R's ``R_pow_di``: x to an integer power by repeated squaring (as R computes it)."""
@@ -49,6 +50,7 @@ def _pow_di(x: float, n: int) -> float:
     return 1.0 / result if negative else result
 
 
+# R: src/nmath/fround.c fround
 def fround(x: float, digits: float) -> float:
     """R 4's ``round(x, digits)`` (nmath ``fround``): the nearer of the two candidates, ties to even.
 
@@ -87,6 +89,7 @@ def fround(x: float, digits: float) -> float:
     return sgn * (xu if (du < dd or (math.fmod(i10, 2.0) == 1 and du == dd)) else xd)
 
 
+# R: src/main/complex.c z_prec_r
 def signif_complex(values: np.ndarray, digits: int) -> np.ndarray:
     """R's ``signif()`` of complex numbers (``z_prec_r``): both parts to the larger one's digits.
 
@@ -131,6 +134,7 @@ def _part_stats(parts: np.ndarray, digits: int, signed: bool) -> tuple[int, ...]
     )
 
 
+# R: src/main/format.c formatComplex
 def format_complex_info(
     values: np.ndarray, digits: int = 7, nsmall: int = 0, na_width: int = 2
 ) -> ComplexFormat:
@@ -222,6 +226,7 @@ imag=RealFormat(width=1, decimals=0, exponent=0))
     return ComplexFormat(RealFormat(wr, dr, er), RealFormat(wi, di, ei))
 
 
+# R: src/main/printutils.c encodeComplex
 def encode_complex(
     values: np.ndarray,
     fmt: ComplexFormat,
@@ -290,6 +295,7 @@ def format_complex(values: np.ndarray, digits: int | None = 7) -> np.ndarray:
     return out
 
 
+# R: src/main/coerce.c StringFromComplex
 def as_character_complex(values: np.ndarray) -> np.ndarray:
     """R 4.2.2's ``as.character()`` of complex numbers: each alone, 15 significant digits, NA as None.
 

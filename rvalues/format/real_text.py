@@ -1,7 +1,7 @@
 """R 4.2.2's formatting of doubles: ``formatReal`` (common width, decimals, exponent) and encoding.
 
-It lives in model because ``as.character()`` of a double, a coercion rule, is this formatting
-(``rvalues.format`` re-exports it for printing).
+The model's coercions use it too (``as.character()`` of a double is this formatting), which is
+why ``rvalues.format`` sits below ``rvalues.model``.
 
 R decides, for a whole vector at once, how many significant digits each element needs (at most
 ``digits``), and prints every element with the same number of decimals, in fixed notation unless
@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rvalues.errors import RValueError
-from rvalues.model.na import real_is_na
+from rvalues.na import real_is_na
 
 KP_MAX = 27
 """The largest power of ten R scales by exactly (the long-double table of format.c)."""
@@ -57,6 +57,7 @@ class RealFormat(NamedTuple):
     exponent: int
 
 
+# R: src/main/paste.c do_format (its digits check)
 def check_digits(digits: int | None) -> int:
     """Refuse what R's ``format()`` refuses: ``digits`` must be a whole number from 1 to 22.
 
@@ -71,6 +72,7 @@ def check_digits(digits: int | None) -> int:
     return int(digits)
 
 
+# R: src/main/format.c scientific
 def scientific(values: np.ndarray, digits: int = 7) -> Scientific:
     """R's ``scientific()`` for finite doubles: how each element is written with ``digits`` digits.
 
@@ -139,6 +141,7 @@ def _via_sprintf(r: float, digits: int) -> tuple[int, int]:
     return int(exponent), 1 + len(decimals)
 
 
+# R: src/main/format.c formatReal
 def format_real_info(
     values: np.ndarray, digits: int = 7, nsmall: int = 0, na_width: int = 2, scipen: int = 0
 ) -> RealFormat:
@@ -189,6 +192,7 @@ def format_real_info(
     return RealFormat(w, d, e)
 
 
+# R: src/main/printutils.c encodeReal0
 def encode_real(values: np.ndarray, fmt: RealFormat, na_string: str = "NA") -> np.ndarray:
     """R's ``EncodeReal0`` of each element with one common format (right-justified to its width).
 
@@ -240,6 +244,7 @@ def drop_trailing_zeros(text: str) -> str:
     return mantissa.rstrip("0").rstrip(".") + sep + exponent
 
 
+# R: src/main/coerce.c StringFromReal (R 4.2.2: 15 significant digits)
 def as_character_double(values: np.ndarray) -> np.ndarray:
     """R 4.2.2's ``as.character()`` of doubles: each element alone, 15 significant digits.
 

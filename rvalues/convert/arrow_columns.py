@@ -1,0 +1,291 @@
+"""One Arrow array (a column) as an R vector: the type table of :func:`rvalues.convert.arrow.from_arrow`.
+
+Every conversion reads Arrow's buffers with numpy: the validity bitmap becomes R's NA pattern in one
+vectorized pass, numbers are read in place and copied once, strings come from Arrow's own buffers.
+
+>>> import pyarrow as pa
+>>> column(pa.array([1, None, 3], pa.int32()), "x").data.tolist()
+[1, -2147483648, 3]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from rvalues.convert.numpy import convert_flat, integers, make_frame, posixct_from_ticks, timedeltas
+from rvalues.errors import RValueError
+from rvalues.format.timezones import zone
+from rvalues.lazy import import_pyarrow
+from rvalues.model.base import RValue
+from rvalues.model.build import SHARED_LABELS, build, labels
+from rvalues.model.coerce import as_type
+from rvalues.model.frames import automatic_row_names
+from rvalues.model.lists import NULL
+from rvalues.model.storage import freeze
+from rvalues.model.strings import shorten
+from rvalues.model.vectors import Character
+from rvalues.na import NA_INTEGER, NA_REAL
+
+_DATE_CLASS = Character(["Date"])
+_FACTOR = Character(["factor"])
+_ORDERED = Character(["ordered", "factor"])
+_MS_PER_DAY = 86_400_000
+_EXACT = 2**53
+_EXACT_POWER = 22
+"""10**22 is the largest power of ten a double holds exactly."""
+_CHECK_BYTES_FROM = 1000
+"""From this many strings on, Arrow's bytes are searched for NUL instead of the Python strings."""
+_OFFSET = re.compile(r"^[+-]\d\d:?\d\d$")
+
+
+@functools.cache
+def pyarrow() -> ModuleType:
+    """pyarrow, imported when the first Arrow value arrives (``import rvalues`` never imports it)."""
+    try:
+        return import_pyarrow()
+    except ImportError:
+        raise RValueError(
+            "converting Arrow data needs pyarrow: pip install 'rvalues-mcplite[arrow]'"
+        ) from None
+
+
+def combined(chunked: Any) -> Any:
+    """A ChunkedArray as one Array: concatenated once (dictionaries unified first), or its only chunk."""
+    if chunked.num_chunks == 1:
+        return chunked.chunk(0)
+    if pyarrow().types.is_dictionary(chunked.type):
+        chunked = chunked.unify_dictionaries()
+    return chunked.combine_chunks()
+
+
+def column(array: Any, where: str) -> RValue:
+    """One Arrow array as the R vector of the type table; ``where`` names it in errors."""
+    types = pyarrow().types
+    kind = array.type
+    if types.is_integer(kind):
+        return _integers(_values(array), _missing(array), where)
+    if types.is_floating(kind):
+        return convert_flat(_values(array), _missing(array), where)  # NaN stays NaN, null -> NA
+    if types.is_boolean(kind):
+        flags = array.fill_null(False).to_numpy(zero_copy_only=False)
+        return convert_flat(flags, _missing(array), where)
+    if types.is_string(kind) or types.is_large_string(kind) or types.is_string_view(kind):
+        return _strings(array, where)
+    if types.is_dictionary(kind):
+        return _factor(array, where)
+    if types.is_date32(kind) or types.is_date64(kind):
+        return _dates(array)
+    if types.is_timestamp(kind):
+        missing = _missing(array)
+        present = np.zeros(len(array), dtype=bool) if missing is None else missing
+        return posixct_from_ticks(_values(array), present, kind.unit, 1, _tzone(kind.tz, where))
+    if types.is_duration(kind):
+        return timedeltas(_values(array).view(f"timedelta64[{kind.unit}]"), _missing(array), where)
+    if types.is_decimal(kind):
+        return build("double", _decimals(array))
+    if types.is_null(kind):
+        return build("logical", np.full(len(array), NA_INTEGER, dtype=np.int32))
+    if types.is_struct(kind):
+        return struct_frame(array, where)
+    if types.is_list_view(kind) or types.is_large_list_view(kind):
+        return _list_column(array.cast(pyarrow().large_list(kind.value_field)), where)
+    if types.is_list(kind) or types.is_large_list(kind) or types.is_fixed_size_list(kind):
+        return _list_column(array, where)
+    raise RValueError(
+        f"{where}: Arrow type {kind} has no R equivalent; cast it first (e.g. to string, or a map "
+        "to a list of structs with .cast(), or select fields), or drop the column"
+    )
+
+
+def _missing(array: Any) -> np.ndarray | None:
+    """True where the validity bitmap says null (None when nothing is): the bitmap unpacked by numpy."""
+    if not array.null_count:
+        return None
+    validity = array.buffers()[0]
+    if validity is None:  # the null type: every element is null
+        return np.ones(len(array), dtype=bool)
+    start = array.offset
+    bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), count=start + len(array), bitorder="little")
+    out: np.ndarray = bits[start:] == 0
+    return out
+
+
+def _integers(values: np.ndarray, missing: np.ndarray | None, where: str) -> RValue:
+    """Integers by numpy's rule; int32 with nulls in one copy where no value is R's NA bit pattern."""
+    if values.dtype == np.int32 and missing is not None and len(values) and values.min() != NA_INTEGER:
+        out = values.copy()
+        out[missing] = NA_INTEGER
+        return build("integer", out)
+    return integers(values, missing, where)
+
+
+def _values(array: Any) -> np.ndarray:
+    """The fixed-width values buffer as numpy, without a copy (values under nulls are arbitrary)."""
+    kind = array.type
+    numeric = pyarrow().types.is_integer(kind) or pyarrow().types.is_floating(kind)
+    dtype = np.dtype(kind.to_pandas_dtype() if numeric else f"int{kind.bit_width}")  # dates, times: ints
+    return _values_of_width(array, dtype)
+
+
+def _values_of_width(array: Any, dtype: np.dtype) -> np.ndarray:
+    buffer = array.buffers()[1]
+    if buffer is None or not len(array):
+        return np.zeros(len(array), dtype=dtype)
+    return np.frombuffer(buffer, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def _strings(array: Any, where: str) -> RValue:
+    """string / large_string / string_view as character: Python strings made by Arrow, NUL checked
+    in Arrow's bytes (Arrow strings are valid UTF-8, so NUL is all R refuses)."""
+    if pyarrow().types.is_string_view(array.type):
+        array = array.cast(pyarrow().large_string())
+    out = array.to_numpy(zero_copy_only=False)  # null -> None
+    checked = len(out) >= _CHECK_BYTES_FROM and not has_nul(array)
+    try:
+        return build("character", freeze(out, checked=checked))
+    except RValueError as err:
+        raise RValueError(f"{where}: {err}") from None
+
+
+def has_nul(array: Any) -> bool:
+    """Whether a zero byte lies in the UTF-8 bytes of a string or large_string array (one numpy pass)."""
+    _, offsets, data = array.buffers()[:3]
+    if data is None or not len(array):
+        return False
+    wide = np.int64 if pyarrow().types.is_large_string(array.type) else np.int32
+    bounds = np.frombuffer(offsets, dtype=wide)[[array.offset, array.offset + len(array)]]
+    return not np.frombuffer(data, dtype=np.uint8)[bounds[0] : bounds[1]].all()
+
+
+def _factor(array: Any, where: str) -> RValue:
+    """A dictionary array as a factor: the dictionary's order is the levels' order, ``ordered`` kept."""
+    codes = _values(array.indices)
+    missing = _missing(array)
+    if codes.dtype.kind == "u" and codes.dtype.itemsize >= 4:  # uint32 (polars) and wider: past int32
+        codes = codes.astype(np.int64)
+    dictionary = array.dictionary
+    if dictionary.null_count:  # a null level: its codes are NA, the later levels move down one
+        absent = dictionary.is_null().to_numpy(zero_copy_only=False)
+        at = np.clip(codes, 0, len(absent) - 1)  # codes under nulls may point anywhere
+        missing = absent[at] if missing is None else (missing | absent[at])
+        codes = codes - np.cumsum(absent)[at]
+        dictionary = dictionary.drop_null()
+    out = codes.astype(np.int32)  # the one copy (indices past int32 cannot index a dictionary)
+    out += 1
+    if missing is not None:
+        out[missing] = NA_INTEGER
+    levels = _levels(dictionary, where)
+    return build("integer", out, {"levels": levels, "class": _ORDERED if array.type.ordered else _FACTOR})
+
+
+def _levels(dictionary: Any, where: str) -> RValue:
+    types = pyarrow().types
+    kind = dictionary.type
+    if not (types.is_string(kind) or types.is_large_string(kind) or types.is_string_view(kind)):
+        if not types.is_integer(kind):
+            raise RValueError(
+                f"{where}: a dictionary of {kind} has no R factor equivalent (levels are strings); "
+                "cast the dictionary's values to string first"
+            )
+    values = column(dictionary, f"{where} dictionary")
+    levels = values if isinstance(values, Character) else as_type(values, "character")
+    texts = levels.data.tolist()
+    if len(set(texts)) != len(texts):
+        raise RValueError(f"{where}: the dictionary {shorten(texts)} repeats a level; R's levels are unique")
+    return labels(texts) if len(texts) <= SHARED_LABELS else levels
+
+
+def _dates(array: Any) -> RValue:
+    missing = _missing(array)
+    days = _values(array).astype(np.float64)
+    if pyarrow().types.is_date64(array.type):
+        days /= _MS_PER_DAY
+    if missing is not None:
+        days[missing] = NA_REAL
+    return build("double", days, {"class": _DATE_CLASS})
+
+
+@functools.lru_cache(maxsize=64)
+def _tzone(tz: str | None, where: str) -> RValue:
+    """The ``tzone`` of a timestamp type: its zone as spelled; naive and fixed offsets: "UTC"."""
+    if tz is None or _OFFSET.match(tz):
+        return labels(["UTC"])
+    try:
+        zone(tz)
+    except RValueError:
+        raise RValueError(f"{where}: time zone {shorten(tz)} is not an IANA zone R knows") from None
+    return labels([tz])
+
+
+def _decimals(array: Any) -> np.ndarray:
+    """Decimals as the nearest doubles; null -> NA.
+
+    Where every unscaled integer is below 2**53 (and the scale at most 22) it and the power of ten are
+    exact doubles, so one division gives the nearest double; otherwise Python's Decimal rounds."""
+    kind = array.type
+    missing = _missing(array)
+    unscaled = _unscaled(array)
+    present = unscaled if missing is None else unscaled[~missing]
+    if abs(kind.scale) <= _EXACT_POWER and (not len(present) or np.abs(present).max() <= _EXACT):
+        scale = float(10 ** abs(kind.scale))
+        out = unscaled.astype(np.float64)
+        out = out / scale if kind.scale >= 0 else out * scale
+    else:
+        out = np.array([0.0 if v is None else float(v) for v in array.to_pylist()], dtype=np.float64)
+    if missing is not None:
+        out[missing] = NA_REAL
+    return out
+
+
+def _unscaled(array: Any) -> np.ndarray:
+    """The decimals' unscaled integers as int64, with values past int64 (and nulls) as int64's maximum."""
+    width = array.type.byte_width
+    if width <= 8:
+        return _values_of_width(array, np.dtype(f"int{width * 8}")).astype(np.int64)
+    words = _values_of_width(array, np.dtype(f"V{width}")).view(np.int64).reshape(-1, width // 8)
+    low = words[:, 0]
+    fits = (words[:, 1:] == (low >> 63)[:, None]).all(axis=1)  # the high words only extend the sign
+    return np.where(fits, low, np.iinfo(np.int64).max)
+
+
+def struct_frame(array: Any, where: str) -> RValue:
+    """A struct array as a data frame, one column a field (a null struct: NA in every field)."""
+    kind = array.type
+    names = [kind.field(i).name for i in range(kind.num_fields)]
+    fields = array.flatten()  # the fields with the struct's own nulls applied
+    columns = [column(f, f"{where} field {shorten(n)}") for n, f in zip(names, fields, strict=True)]
+    return make_frame(names, columns, automatic_row_names(len(array)))
+
+
+def _list_column(array: Any, where: str) -> RValue:
+    """A list array as a list column: each element a slice of the child converted once (null: NULL)."""
+    inner = column(array.values, f"{where} elements")
+    if pyarrow().types.is_fixed_size_list(array.type):
+        size = array.type.list_size
+        bounds = np.arange(array.offset, array.offset + len(array) + 1, dtype=np.int64) * size
+    else:
+        bounds = array.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    missing = _missing(array)
+    null = np.zeros(len(array), dtype=bool) if missing is None else missing
+    starts, stops = bounds[:-1].tolist(), bounds[1:].tolist()
+    items = tuple(
+        NULL if gone else slice_value(inner, a, b)
+        for a, b, gone in zip(starts, stops, null.tolist(), strict=True)
+    )
+    return build("list", items)
+
+
+def slice_value(value: RValue, start: int, stop: int) -> RValue:
+    """Elements ``start:stop`` of a vector, list or data frame, with its attributes (names dropped)."""
+    attributes = dict(value.attributes)
+    if "row.names" in attributes:  # a data frame: slice each column
+        columns = tuple(slice_value(c, start, stop) for c in value.data)
+        attributes["row.names"] = automatic_row_names(stop - start)
+        return build("list", columns, attributes)  # type: ignore[no-any-return]
+    attributes.pop("names", None)
+    return build(value.r_type, value.data[start:stop], attributes)  # type: ignore[no-any-return]

@@ -1,0 +1,84 @@
+"""Properties of the Arrow path on generated data: any chunking and slicing, nulls anywhere.
+
+The reference is computed in the test from Arrow's own Python values (``to_pylist``): null -> NA,
+a NaN stays NaN, and ``to_arrow`` gives back the same values and type.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from decimal import Decimal
+from typing import Any
+
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rvalues as rv
+
+EPOCH = dt.date(1970, 1, 1)
+
+KINDS: dict[str, tuple[pa.DataType, st.SearchStrategy[Any]]] = {
+    "int32": (pa.int32(), st.integers(-(2**31) + 1, 2**31 - 1)),
+    "int8": (pa.int8(), st.integers(-128, 127)),
+    "int64": (pa.int64(), st.integers(-(2**31) + 1, 2**31 - 1)),
+    "float64": (pa.float64(), st.floats(allow_nan=True, allow_infinity=True)),
+    "bool": (pa.bool_(), st.booleans()),
+    "string": (
+        pa.string(),
+        st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")),
+    ),
+    "date32": (pa.date32(), st.integers(-(10**5), 10**5)),
+}
+
+
+@st.composite
+def chunked(draw: st.DrawFn) -> tuple[str, pa.ChunkedArray]:
+    kind = draw(st.sampled_from(sorted(KINDS)))
+    arrow_type, values = KINDS[kind]
+    chunks = []
+    for _ in range(draw(st.integers(0, 3))):
+        items = draw(st.lists(st.none() | values, max_size=20))
+        array = pa.array(items, arrow_type)
+        start = draw(st.integers(0, len(items)))
+        chunks.append(array.slice(start, draw(st.integers(0, len(items) - start))))
+    return kind, pa.chunked_array(chunks, arrow_type)
+
+
+def _same(ours: list[Any], theirs: list[Any]) -> bool:
+    return len(ours) == len(theirs) and all(
+        (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)) or a == b
+        for a, b in zip(ours, theirs, strict=True)
+    )
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(chunked())
+def test_any_chunking_and_slicing_reads_arrows_values(case: tuple[str, pa.ChunkedArray]) -> None:
+    kind, data = case
+    value = rv.as_r(data)
+    expected = data.to_pylist()
+    if kind == "date32":  # R's Date is days since the epoch
+        expected = [
+            None if d is None else (d - __import__("datetime").date(1970, 1, 1)).days for d in expected
+        ]
+    assert _same(value.tolist(), expected)
+    back = rv.to_arrow(value)
+    assert back.type == data.type
+    assert _same(back.to_pylist(), data.to_pylist())
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(
+    st.sampled_from([(pa.decimal32, 9), (pa.decimal64, 18), (pa.decimal128, 38), (pa.decimal256, 76)]),
+    st.data(),
+)
+def test_decimals_are_the_nearest_doubles(kind: Any, data: st.DataObject) -> None:
+    make, precision = kind
+    scale = data.draw(st.integers(0, min(precision, 30)))  # pyarrow itself reads no wider scales
+    digits = st.integers(-(10**precision) + 1, 10**precision - 1)
+    unscaled = data.draw(st.lists(st.none() | digits, max_size=12))
+    values = [None if u is None else Decimal(f"{u}E{-scale}") for u in unscaled]  # exact
+    array = pa.array(values, make(precision, scale))
+    assert rv.as_r(array).tolist() == [None if v is None else float(v) for v in values]
