@@ -12,9 +12,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from frame import make_frame
 
+import rvalues as rv
 from mcplite import McpServer
 
 FRAME = make_frame()
+R_FRAME = rv.as_r(FRAME)  # the same frame as an R value, converted once at start-up
 server = McpServer("bench-mcplite", version="1.0.0")
 
 
@@ -34,6 +36,12 @@ def frame() -> pd.DataFrame:
 def frame_resource() -> pd.DataFrame:
     """The 10,000-row data frame as a resource (its jsonlite JSON)."""
     return FRAME
+
+
+@server.resource("bench://rframe", mime_type="application/json")
+def rframe_resource() -> rv.DataFrame:
+    """The 10,000-row data frame as an R value, converted once (immutable: written once)."""
+    return R_FRAME
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 (legacy era) ``resources/subscribe`` and ``resources/unsubscribe``.
 
 A read runs the resource's function like a tool (sync functions in the server's workers) and
-writes the response line there too, so a large frame never encodes on the event loop. A URI no
+writes the response line there too, so a large frame never encodes on the event loop; an R value
+the resource returned before is sent from the bytes written then (:mod:`mcplite.features.written`).
+A URI no
 resource serves is ``-32002`` before 2026-07-28 and ``-32602`` from it; a function that raises is
 an internal error naming the resource, except a ``LookupError`` (``mcplite.ResourceNotFound``,
 ``KeyError``): the function says its URI names nothing, and the client gets resource-not-found.
@@ -18,9 +20,9 @@ import logging
 from collections.abc import Awaitable
 from typing import Any
 
-from mcplite.engine.handlers import Era, Method, Request
+from mcplite.engine.handlers import Era, Method, Request, Written
 from mcplite.engine.lines import result_line
-from mcplite.features.contents import Contents, contents_wire
+from mcplite.features.contents import Contents
 from mcplite.features.listing import listing
 from mcplite.features.resources import RegisteredResource
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError, is_request_id
@@ -137,15 +139,15 @@ def _run_sync(request: Request, entry: RegisteredResource, uri: str, kwargs: dic
 def _line(request: Request, entry: RegisteredResource, uri: str, value: Any) -> bytes:
     """The response line of a read (in a worker thread: encoding stays off the loop)."""
     try:
-        contents = entry.contents(uri, value, request.options)
+        contents = entry.contents_json(uri, value, request.options, request.version)
     except Exception as err:
         raise RpcError(
             INTERNAL_ERROR, f"Resource {uri} returned a value that cannot be sent: {err}", {"uri": uri}
         ) from None
-    wire: dict[str, Any] = {"contents": [contents_wire(item, request.version) for item in contents]}
+    head: dict[str, Any] = {}
     if request.era == "modern":
-        wire.update(ttlMs=request.engine.cache_ttl_ms, cacheScope="public")
-    return result_line(request, wire)
+        head.update(ttlMs=request.engine.cache_ttl_ms, cacheScope="public")
+    return result_line(request, Written(head, {"contents": contents}))
 
 
 def read_contents(request: Request, uri: str) -> list[Contents]:

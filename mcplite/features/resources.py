@@ -25,6 +25,7 @@ from mcplite.features.binding import StringBinder, context_parameters
 from mcplite.features.contents import Contents, contents_of
 from mcplite.features.listing import Described
 from mcplite.features.uri_templates import UriTemplate
+from mcplite.features.written import WrittenReads
 from mcplite.payload.content import as_annotations, as_icons
 from mcplite.protocol.checks import shown
 from mcplite.tools.context import Context
@@ -61,6 +62,8 @@ class RegisteredResource:
         self.binder = StringBinder(function, skip=self.context_parameters)
         self.is_async = inspect.iscoroutinefunction(function)
         self.complete: dict[str, Complete] = dict(complete or {})
+        self.written = WrittenReads()
+        """The bytes of recent reads of R values (immutable: the same value reads the same)."""
         owner = f"resource {template.template!r}"
         unbound = [name for name in template.names if name not in self.binder.parameters]
         if unbound:
@@ -83,6 +86,10 @@ class RegisteredResource:
 
     def contents(self, uri: str, value: Any, options: JsonOptions | None) -> list[Contents]:
         return contents_of(value, uri, self.described.mime_type, options)
+
+    def contents_json(self, uri: str, value: Any, options: JsonOptions | None, version: str) -> bytes:
+        """The ``contents`` of a read as JSON bytes (an R value's written once, then reused)."""
+        return self.written.contents_json(value, uri, self.described.mime_type, options, version)
 
 
 class ResourceRegistry:
