@@ -53,3 +53,37 @@ def test_the_written_bytes_follow_the_payload_options_and_version() -> None:
     with Client(server, "2026-07-28") as client:
         result = client.request("resources/read", {"uri": "data://x"})
         assert result["contents"][0]["text"] == '[{"x":1.5},{}]' and result["cacheScope"] == "public"
+
+
+def test_tools_read_resources_sync_and_async() -> None:
+    server = mcplite.McpServer("reads")
+
+    @server.resource("data://sync/{n}")
+    def sync_rows(n: int) -> list[int]:
+        return list(range(n))
+
+    @server.resource("data://async")
+    async def async_rows(ctx: mcplite.Context) -> str:
+        return f"async at {ctx.protocol_version}"
+
+    @server.tool
+    def sync_tool(uri: str, ctx: mcplite.Context) -> str:
+        return str(ctx.read_resource(uri)[0].text)
+
+    @server.tool
+    async def async_tool(uri: str, ctx: mcplite.Context) -> str:
+        return str(ctx.read_resource(uri)[0].text)
+
+    @server.tool
+    def missing(ctx: mcplite.Context) -> str:
+        try:
+            ctx.read_resource("data://nothing")
+        except mcplite.ResourceNotFound as err:
+            return str(err)
+        return "found"
+
+    with Client(server, "2025-11-25") as client:
+        for tool in ("sync_tool", "async_tool"):
+            assert client.call_tool(tool, {"uri": "data://sync/3"}).text == "[0,1,2]"
+            assert client.call_tool(tool, {"uri": "data://async"}).text == "async at 2025-11-25"
+        assert "no resource or template serves 'data://nothing'" in client.call_tool("missing").text

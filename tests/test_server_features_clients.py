@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import dataclasses
+import json
 import os
 import socket
 import sys
@@ -184,7 +185,7 @@ async def test_prompts_and_completion(conn: tuple[Config, Any]) -> None:
         )
     if config.library == "sdk":
         prompts = prompts.prompts
-    assert [p.name for p in prompts] == ["explore"]
+    assert [p.name for p in prompts] == ["explore", "compare"]
     assert [(m.role, m.content.text) for m in prompt.messages] == [("user", "Explore the column mass.")]
     by_prompt = getattr(by_prompt, "completion", by_prompt)
     by_template = getattr(by_template, "completion", by_template)
@@ -200,3 +201,78 @@ async def test_the_lifespan_ran_before_the_first_call(conn: tuple[Config, Any]) 
             else client.call_tool_mcp("started", {})
         )
     assert [block.text for block in result.content] == ["true"]
+
+
+async def test_a_prompt_of_several_messages_and_a_tool_reading_a_resource(conn: tuple[Config, Any]) -> None:
+    config, client = conn
+    with anyio.fail_after(TIMEOUT):
+        prompt = await client.get_prompt("compare", {"first": "species"})
+        peeked = await (
+            client.call_tool("peek", {"uri": "penguins://columns/mass"})
+            if config.library == "sdk"
+            else client.call_tool_mcp("peek", {"uri": "penguins://columns/mass"})
+        )
+    text, image, embedded = prompt.messages
+    assert (text.role, text.content.text) == ("user", "Compare species and mass over 2 rows.")  # lifespan
+    assert (image.role, base64.b64decode(image.content.data)) == ("user", features.LOGO)
+    assert (embedded.role, str(embedded.content.resource.uri)) == ("assistant", "penguins://data")
+    column = expected("penguins://columns/mass", features.COLUMNS["mass"], None)
+    assert [block.text for block in peeked.content] == [column["text"]]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_list_changes_and_updates_reach_the_sdk_client(
+    transport: str, url: str, tmp_path: Path, anyio_backend: str
+) -> None:
+    """A legacy client that listed resources hears they changed; one that subscribed hears the
+    update: over stdio, and over HTTP on the session's GET stream."""
+    heard: list[tuple[str, str | None]] = []
+    both = anyio.Event()
+
+    async def handler(message: Any) -> None:
+        method = getattr(message, "method", None)
+        if isinstance(method, str) and method.startswith("notifications/resources/"):
+            heard.append((method, getattr(getattr(message, "params", None), "uri", None)))
+            if len(heard) == 2:
+                both.set()
+
+    with (tmp_path / "stderr.log").open("w", encoding="utf-8") as errlog:
+        params = StdioServerParameters(command=sys.executable, args=[str(SERVER)], env=dict(os.environ))
+        target: Any = url if transport == "http" else stdio_client(params, errlog=errlog)
+        client = Client(target, mode="legacy", read_timeout_seconds=TIMEOUT, message_handler=handler)
+        async with client:
+            with anyio.fail_after(TIMEOUT):
+                await client.list_resources()
+                with pytest.warns(Warning, match="resources/subscribe is removed"):  # from 2026-07-28
+                    await client.subscribe_resource("penguins://data")
+                told = await client.call_tool("touch", {})
+                await both.wait()
+    counts = json.loads(told.content[0].text)
+    assert counts[0] >= 1 and counts[1] >= 1  # other HTTP sessions of this module may listen too
+    assert heard == [
+        ("notifications/resources/list_changed", None),
+        ("notifications/resources/updated", "penguins://data"),
+    ]
+
+
+async def test_list_changes_reach_the_fastmcp_client(tmp_path: Path, anyio_backend: str) -> None:
+    heard: list[str] = []
+    arrived = anyio.Event()
+
+    async def handler(message: Any) -> None:
+        root = getattr(message, "root", message)
+        method = getattr(root, "method", None)
+        if method == "notifications/resources/list_changed":
+            heard.append(method)
+            arrived.set()
+
+    transport = StdioTransport(
+        command=sys.executable, args=[str(SERVER)], env=dict(os.environ), log_file=tmp_path / "stderr.log"
+    )
+    client = FastClient(transport, mode="legacy", timeout=TIMEOUT, message_handler=handler)  # type: ignore[arg-type]
+    async with client:
+        with anyio.fail_after(TIMEOUT):
+            await client.list_resources()
+            told = await client.call_tool_mcp("touch", {})
+            await arrived.wait()
+    assert json.loads(told.content[0].text)[0] == 1 and heard == ["notifications/resources/list_changed"]

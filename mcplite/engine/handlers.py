@@ -74,7 +74,9 @@ class Request:
 
     ``version`` is the protocol version it is served under and ``era`` how; ``options`` the payload
     options in force when it arrived (read once, there); ``cancelled`` is set when the client
-    cancels it; ``notify`` sends the client a notification tied to it (nothing once cancelled).
+    cancels it; ``notify`` sends the client a notification tied to it (nothing once cancelled);
+    ``announce`` sends the connection a notification tied to no request, later (list changes):
+    stdio writes it out, HTTP sends it on the session's GET stream.
     """
 
     id: RequestId
@@ -87,6 +89,7 @@ class Request:
     options: JsonOptions
     notify: Notify
     cancelled: threading.Event = attrs.field(factory=threading.Event)
+    announce: Notify | None = None
 
     @property
     def meta(self) -> dict[str, Any]:

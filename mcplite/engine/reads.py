@@ -16,6 +16,7 @@ an internal error naming the resource, except a ``LookupError`` (``mcplite.Resou
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Awaitable
 from typing import Any
@@ -24,7 +25,7 @@ from mcplite.engine.handlers import Era, Method, Request, Written
 from mcplite.engine.lines import result_line
 from mcplite.features.contents import Contents
 from mcplite.features.listing import listing
-from mcplite.features.resources import RegisteredResource
+from mcplite.features.resources import RegisteredResource, ResourceNotFound
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError, is_request_id
 from mcplite.protocol.versions import LOG_LEVEL_KEY, LOG_LEVELS, since
 from mcplite.tools.arguments import ArgumentError
@@ -82,7 +83,7 @@ def list_resources(request: Request) -> dict[str, Any]:
     engine = request.engine
     registry = engine.offer.resources
     if request.era == "legacy":
-        engine.offer.subscriptions.listen(request.session, request.notify)
+        engine.offer.subscriptions.listen(request.session, request.announce or request.notify)
     items = list(registry.resources.values())
     return listing(
         "resources", items, registry.resources_wire, request.params, request.version,
@@ -153,13 +154,28 @@ def _line(request: Request, entry: RegisteredResource, uri: str, value: Any) -> 
 def read_contents(request: Request, uri: str) -> list[Contents]:
     """A resource's contents read from inside a tool (``ctx.read_resource``), in the tool's thread.
 
-    An async resource function runs on a loop of its own (a sync tool runs in a worker thread).
+    An async resource function runs on an event loop of its own: in this thread from a sync tool
+    (a worker thread), in a thread of its own from an async tool (whose loop is running here).
+    A URI no resource serves raises ``mcplite.ResourceNotFound``; what the function raises
+    (a ``LookupError`` for a value that names nothing) goes to the tool as it is.
     """
-    entry, kwargs = _found(request, uri)
-    value = entry.function(**kwargs)
+    found = request.engine.offer.resources.find(uri)
+    if found is None:
+        raise ResourceNotFound(f"read_resource: no resource or template serves {uri!r}")
+    entry, values = found
+    value = entry.function(**entry.bind(values, request_context(request)))
     if entry.is_async:
-        value = asyncio.run(value)
+        value = _run_coroutine(value)
     return entry.contents(uri, value, request.options)
+
+
+def _run_coroutine(coroutine: Any) -> Any:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # no loop in this thread
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mcplite-read") as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def subscribe(request: Request) -> dict[str, Any]:
@@ -167,7 +183,7 @@ def subscribe(request: Request) -> dict[str, Any]:
     uri = _uri(request)
     if request.engine.offer.resources.find(uri) is None:
         raise not_found(uri, request.version)
-    request.engine.offer.subscriptions.subscribe(request.session, request.notify, uri)
+    request.engine.offer.subscriptions.subscribe(request.session, request.announce or request.notify, uri)
     return {}
 
 

@@ -66,7 +66,9 @@ class Context:
 
     def read_resource(self, uri: str) -> list[Any]:
         """The contents of one of the server's resources (``TextResourceContents`` or
-        ``BlobResourceContents``), read as a client's ``resources/read`` would."""
+        ``BlobResourceContents``), read as a client's ``resources/read`` would; from sync and
+        async tools alike. A URI nothing serves raises ``mcplite.ResourceNotFound`` (a
+        ``LookupError``); a template value that does not fit its parameter, ``ArgumentError``."""
         if self._read_resource is None:
             raise LookupError(f"read_resource: this context has no server to read {uri!r} from")
         return self._read_resource(uri)

@@ -56,6 +56,29 @@ def complete(ref: dict[str, Any], argument: str, value: str) -> list[str]:
     return [c for c in COLUMNS if c.startswith(value)]
 
 
+@server.prompt
+def compare(ctx: mcplite.Context, first: str, second: str = "mass") -> list[Any]:
+    """Compare two columns (a list of messages: text, an image, an embedded resource)."""
+    columns = ctx.lifespan_state["columns"]
+    return [
+        f"Compare {first} and {second} over {len(columns[first])} rows.",
+        mcplite.content_image(LOGO, "image/png"),
+        {"role": "assistant", "content": mcplite.content_resource("penguins://data", text="{}")},
+    ]
+
+
+@server.tool
+def peek(uri: str, ctx: mcplite.Context) -> str:
+    """The text of one of this server's resources, read from inside a tool."""
+    return str(ctx.read_resource(uri)[0].text)
+
+
+@server.tool
+def touch() -> list[int]:
+    """Say that the resources changed and penguins://data was updated: how many clients were told."""
+    return [server.notify_resources_changed(), server.notify_resource_updated("penguins://data")]
+
+
 @server.tool
 def started(ctx: mcplite.Context) -> bool:
     """Whether the lifespan ran before this call."""
