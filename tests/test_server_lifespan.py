@@ -74,3 +74,28 @@ def test_entered_once_per_worker_and_left_on_shutdown(tmp_path: Path) -> None:
             process.wait()
     events = collections.Counter(tuple(line.split()) for line in log.read_text().splitlines())
     assert events == {(event, str(pid)): 1 for pid in seen for event in ("enter", "leave")}
+
+
+def test_stdio_enters_before_the_first_call_and_leaves_when_stdin_closes(tmp_path: Path) -> None:
+    log = tmp_path / "lifespan.log"
+    env = {**os.environ, "MCPLITE_LIFESPAN_LOG": str(log)}
+    script = ROOT / "tests" / "servers" / "lifespan_log.py"
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    messages = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "worker", "arguments": {}}},
+    ]
+    with subprocess.Popen(
+        [sys.executable, str(script)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        for message in messages:
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+        process.stdin.flush()
+        answers = [json.loads(process.stdout.readline()) for _ in range(2)]
+        process.stdin.close()
+        assert process.wait(20) == 0
+    pid, state_pid = json.loads(answers[1]["result"]["content"][0]["text"])
+    assert pid == state_pid == process.pid
+    assert log.read_text().splitlines() == [f"enter {pid}", f"leave {pid}"]

@@ -37,3 +37,7 @@ def worker(ctx: mcplite.Context) -> list[int]:
 
 def http_app() -> mcplite.http.McpHttpApp:
     return server.asgi_app()
+
+
+if __name__ == "__main__":
+    server.run()
