@@ -1,7 +1,7 @@
 """The features server (tests/servers/features.py) and the demo server seen through the MCP
 Inspector's CLI mode: ``resources/list``, ``resources/read`` and ``prompts/get`` in both eras.
 
-Skipped unless the Inspector is installed (see tests/test_server_inspector.py)."""
+Skipped, saying why, when the Inspector cannot be had (see tests/test_server_inspector.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from mcplite.demo.server import penguins
 from mcplite.features.contents import contents_of
 from mcplite.payload.returned import encode_value_json
 from tests.servers import features
-from tests.test_server_inspector import inspect, pytestmark  # noqa: F401  (the skip condition)
+from tests.test_server_inspector import _needs_the_inspector, inspect  # noqa: F401  (the skip fixture)
 
 SERVER = [sys.executable, str(Path(features.__file__))]
 ERAS = ["legacy", "modern"]
