@@ -45,6 +45,7 @@ from mcplite.protocol.types import (
 from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.tools.context import Context, ToolCancelled
+from mcplite.tools.failures import ToolError
 
 __all__ = [
     "ABSENT",
@@ -73,6 +74,7 @@ __all__ = [
     "Tool",
     "ToolAnnotations",
     "ToolCancelled",
+    "ToolError",
     "as_tool_result",
     "content_audio",
     "content_image",

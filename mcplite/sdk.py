@@ -29,6 +29,7 @@ from mcplite.payload.results import as_tool_result
 from mcplite.payload.returned import encode_value_json
 from mcplite.protocol.checks import shown
 from mcplite.protocol.versions import known_version
+from mcplite.tools.failures import error_text
 
 try:
     import anyio.to_thread
@@ -127,8 +128,9 @@ class _Adapter:
             result = as_tool_result(value)
         except Exception as err:
             # as mcplite's own server answers
-            log.warning("tool %s returned a value that cannot be sent: %s", self.name, err)
-            result = error_result(f"Tool {self.name} returned a value that cannot be sent: {err}")
+            text = error_text(err)
+            log.warning("tool %s returned a value that cannot be sent: %s", self.name, text)
+            result = error_result(f"Tool {self.name} returned a value that cannot be sent: {text}")
         sdk = to_sdk_result(result, _known_version(_request_version(context)))
         structured = sdk.structured_content
         if (

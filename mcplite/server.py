@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar, overload
 
@@ -23,7 +22,7 @@ from mcplite.engine.handlers import Engine, HandlerTable
 from mcplite.engine.methods import standard_table
 from mcplite.engine.prompting import completion_methods, prompt_methods
 from mcplite.engine.reads import resource_methods
-from mcplite.engine.workers import Workers
+from mcplite.engine.workers import Workers, default_size
 from mcplite.features.lifespan import Lifespan, LifespanFactory
 from mcplite.features.prompts import RegisteredPrompt
 from mcplite.features.resources import RegisteredResource
@@ -43,9 +42,13 @@ class McpServer:
 
     ``page_size`` tools go in one ``tools/list`` page; ``cache_ttl_ms`` is how long a 2026-07-28
     client may cache listings; ``max_message_size`` bounds one incoming message (bytes);
-    ``workers`` is how many sync tools may run at once; ``lifespan(server)`` is an async context
-    manager entered once when a transport starts and left when it stops: what it yields is
-    ``ctx.lifespan_state`` in every tool, resource and prompt.
+    ``workers`` is how many sync tools may run at once (default: 4 per core, at least 32); a call
+    whose client left or cancelled before a worker was free never starts. A tool's unexpected
+    exception reaches the client as a generic message naming the tool (the detail goes to the log;
+    raise :class:`mcplite.ToolError` for a message meant for the client);
+    ``mask_error_details=False`` sends the exception's message, for development.
+    ``lifespan(server)`` is an async context manager entered once when a transport starts and left
+    when it stops: what it yields is ``ctx.lifespan_state`` in every tool, resource and prompt.
     """
 
     def __init__(
@@ -59,6 +62,7 @@ class McpServer:
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
         workers: int | None = None,
+        mask_error_details: bool = True,
         lifespan: LifespanFactory | None = None,
     ) -> None:
         server_info = Implementation(name, version, title=title)
@@ -71,10 +75,11 @@ class McpServer:
             server_info,
             standard_table(),
             ToolRegistry(page_size),
-            Workers(workers or min(32, (os.cpu_count() or 1) + 4)),
+            Workers(default_size() if workers is None else workers),
             instructions=instructions,
             cache_ttl_ms=cache_ttl_ms,
             max_message_size=max_message_size,
+            mask_error_details=mask_error_details,
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
         self.engine.offer.lifespan = Lifespan(lifespan, self)
@@ -291,8 +296,8 @@ class McpServer:
     ) -> None:
         """Serve on stdio (the default) or, with ``transport="http"``, on ``http://host:port/mcp``.
 
-        stdio serves until end of input, SIGINT or SIGTERM; on end of input, calls in flight get
-        ``shutdown_grace`` seconds to finish, on a signal they are cancelled at once. HTTP (the
+        stdio serves until end of input, SIGINT or SIGTERM; calls in flight then get
+        ``shutdown_grace`` seconds to finish and answer (a second signal cancels them at once). HTTP (the
         ``http`` extra: uvicorn) serves until SIGINT or SIGTERM, giving requests in flight
         ``shutdown_grace`` seconds; ``http_settings`` (``allowed_origins``, ``authenticate``, ...)
         are those of :meth:`asgi_app`.

@@ -169,7 +169,7 @@ def test_filter_rows_json_and_limit(raw: pd.DataFrame) -> None:
     ],
 )
 def test_filter_rows_errors(args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(mcplite.ToolError) as caught:
         demo.filter_rows(*args)
     assert message in str(caught.value)
 
@@ -184,7 +184,7 @@ def test_filter_rows_errors(args: tuple[Any, ...], message: str) -> None:
 def test_summarize_by_group(raw: pd.DataFrame, column: str, by: str, stat: str) -> None:
     ctx, sent = make_context()
     if stat != "count" and column == "sex":
-        with pytest.raises(ValueError, match="column 'sex' is a factor, not numeric"):
+        with pytest.raises(mcplite.ToolError, match="column 'sex' is a factor, not numeric"):
             demo.summarize_by_group(column, ctx, by=by, stat=stat)  # type: ignore[arg-type]
         return
     got = demo.summarize_by_group(column, ctx, by=by, stat=stat)  # type: ignore[arg-type]
@@ -209,7 +209,7 @@ def test_summarize_by_group_json_and_errors(raw: pd.DataFrame) -> None:
     rows = payload(demo.summarize_by_group("flipper_length_mm", ctx))
     means = raw.groupby("species")["flipper_length_mm"].mean()
     assert rows == [{"group": g, "value": jsonlite_number(m)} for g, m in means.items()]
-    with pytest.raises(ValueError, match="unknown column 'colour'"):
+    with pytest.raises(mcplite.ToolError, match="unknown column 'colour'"):
         demo.summarize_by_group("body_mass_g", ctx, by="colour")
     cancelled = threading.Event()
     cancelled.set()
@@ -236,9 +236,9 @@ def test_plot_histogram(raw: pd.DataFrame) -> None:
     )
     wire = result.to_wire("2025-06-18")
     assert [block["type"] for block in wire["content"]] == ["image", "text"] and "isError" not in wire
-    with pytest.raises(ValueError, match="bins must be between 1 and 200"):
+    with pytest.raises(mcplite.ToolError, match="bins must be between 1 and 200"):
         demo.plot_histogram("body_mass_g", bins=0)
-    with pytest.raises(ValueError, match="column 'island' is a factor"):
+    with pytest.raises(mcplite.ToolError, match="column 'island' is a factor"):
         demo.plot_histogram("island")
 
 
@@ -306,7 +306,7 @@ def test_column_stats_keeps_its_schema_under_other_options() -> None:
     with mcplite.options(json_auto_unbox=False, json_na="null"):
         data = mcplite.tool_result(structured_content=demo.column_stats("year")).structured_content
     validate(data, demo.COLUMN_STATS_SCHEMA)
-    with pytest.raises(ValueError, match="column 'species' is a factor"):
+    with pytest.raises(mcplite.ToolError, match="column 'species' is a factor"):
         demo.column_stats("species")
 
 

@@ -106,7 +106,7 @@ def make_server(**options: Any) -> mcplite.McpServer:
 
     @server.tool
     def fail() -> None:
-        raise ValueError("the data has no column 'x'")
+        raise mcplite.ToolError("the data has no column 'x'")
 
     @server.tool
     def unsendable() -> Any:
@@ -585,6 +585,11 @@ def test_text_that_is_not_unicode_never_reaches_the_wire() -> None:
         driver.initialize()
         driver.send(request(1, "tools/call", name="lone"))
         await driver.settle()
-        assert driver.answer(1)["error"]["code"] == -32603
+        refused = driver.answer(1)["result"]  # refused at conversion: a tool execution error
+        assert refused["isError"] is True
+        assert (
+            "lone surrogate" in refused["content"][0]["text"]
+            and "position 0" in refused["content"][0]["text"]
+        )
 
     run(main)

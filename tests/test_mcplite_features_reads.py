@@ -68,14 +68,17 @@ def test_tools_read_resources_sync_and_async() -> None:
 
     @server.tool
     def sync_tool(uri: str, ctx: mcplite.Context) -> str:
+        """Read a resource from a sync tool."""
         return str(ctx.read_resource(uri)[0].text)
 
     @server.tool
     async def async_tool(uri: str, ctx: mcplite.Context) -> str:
+        """Read a resource from an async tool."""
         return str(ctx.read_resource(uri)[0].text)
 
     @server.tool
     def missing(ctx: mcplite.Context) -> str:
+        """Read a resource nothing serves."""
         try:
             ctx.read_resource("data://nothing")
         except mcplite.ResourceNotFound as err:

@@ -203,6 +203,7 @@ def test_tools_read_resources_and_lifespan_state() -> None:
 
     @server.tool
     def peek(ctx: mcplite.Context) -> str:
+        """Read a resource and the lifespan state."""
         return f"{ctx.read_resource('data://rows')[0].text} {ctx.lifespan_state['rows']}"
 
     with Client(server, "2025-11-25") as client:

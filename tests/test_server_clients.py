@@ -375,6 +375,9 @@ async def test_tool_errors_are_results(conn: Conn) -> None:
         result = await conn.call(name, {"message": message})
         assert result.is_error is True
         assert only_text(result) == message
+    crashed = await conn.call("crash", {"message": "db password is hunter2"})
+    assert crashed.is_error is True
+    assert "crash" in only_text(crashed) and "hunter2" not in only_text(crashed)
     unsendable = await conn.call("unsendable")
     assert unsendable.is_error is True
     assert "cannot be sent" in only_text(unsendable)

@@ -96,9 +96,9 @@ def key(request_id: Any) -> tuple[str, Any]:
 class Wire:
     """A server process and strict readers of its stdout and stderr."""
 
-    def __init__(self, **env: str) -> None:
+    def __init__(self, script: Path = SERVER, **env: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(SERVER)],
+            [sys.executable, str(script)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -831,7 +831,8 @@ def test_end_of_input_with_nothing_running_exits_at_once(spawn: Any) -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_stops_the_server_promptly_and_cleanly(spawn: Any, signum: int) -> None:
-    wire: Wire = spawn()
+    """Calls that never end get the shutdown grace (0.5 s here), then are cancelled, unanswered."""
+    wire: Wire = spawn(EVERYTHING_SHUTDOWN_GRACE="0.5")
     wire.initialize("2025-11-25")
     hanging = [wire.send_request("tools/call", {"name": name}) for name in ("hang", "async_hang")]
     time.sleep(0.1)

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import pandas as pd
 
 import rvalues as rv
-from mcplite import Context, McpServer, ToolAnnotations, content_image, content_text, tool_result
+from mcplite import Context, McpServer, ToolAnnotations, ToolError, content_image, content_text, tool_result
 from mcplite.demo.offer import add_offer, lifespan_loading
 from mcplite.protocol.types import CallToolResult
 
@@ -96,10 +96,10 @@ def _r_frame(frame: Any) -> rv.DataFrame:
 
 
 def _column(name: str) -> pd.Series:
-    """A column by name; an unknown name is a ``ValueError`` listing the columns."""
+    """A column by name; an unknown name is a ``ToolError`` listing the columns."""
     frame = penguins_pandas()
     if name not in frame.columns:
-        raise ValueError(f"unknown column {name!r}; the columns are: {', '.join(frame.columns)}")
+        raise ToolError(f"unknown column {name!r}; the columns are: {', '.join(frame.columns)}")
     return frame[name]
 
 
@@ -108,11 +108,11 @@ def _is_factor(values: pd.Series) -> bool:
 
 
 def _numeric_column(name: str) -> pd.Series:
-    """A numeric column by name; a factor is a ``ValueError``."""
+    """A numeric column by name; a factor is a ``ToolError``."""
     values = _column(name)
     if _is_factor(values):
         numeric = [str(c) for c in penguins_pandas().columns if not _is_factor(penguins_pandas()[c])]
-        raise ValueError(
+        raise ToolError(
             f"column {name!r} is a factor, not numeric; the numeric columns are: {', '.join(numeric)}"
         )
     return values
@@ -156,7 +156,7 @@ def filter_rows(column: str, op: Operator, value: float | str, limit: int = 20) 
     Row names are the original row numbers, as subset() keeps them.
     """
     if limit < 0:
-        raise ValueError(f"limit must be 0 or more, not {limit}")
+        raise ToolError(f"limit must be 0 or more, not {limit}")
     values = _column(column)
     target = _comparable(column, values, op, value)
     keep = _OPERATORS[op](values, target)
@@ -171,9 +171,9 @@ def _comparable(column: str, values: pd.Series, op: str, value: float | str) -> 
     if _is_factor(values):
         levels = ", ".join(str(level) for level in values.cat.categories)
         if op not in ("==", "!="):
-            raise ValueError(f"{op!r} is not meaningful for factors: column {column!r} has levels {levels}")
+            raise ToolError(f"{op!r} is not meaningful for factors: column {column!r} has levels {levels}")
         if not isinstance(value, str):
-            raise ValueError(
+            raise ToolError(
                 f"column {column!r} is a factor; compare it with a label ({levels}), not {value!r}"
             )
         return value
@@ -181,7 +181,7 @@ def _comparable(column: str, values: pd.Series, op: str, value: float | str) -> 
         try:
             return float(value)
         except ValueError:
-            raise ValueError(
+            raise ToolError(
                 f"column {column!r} is numeric; compare it with a number, not {value!r}"
             ) from None
     return value
@@ -225,7 +225,7 @@ def plot_histogram(column: str, bins: int = 20) -> CallToolResult:
     Needs matplotlib; without it the result is an error saying so.
     """
     if not 1 <= bins <= 200:
-        raise ValueError(f"bins must be between 1 and 200, not {bins}")
+        raise ToolError(f"bins must be between 1 and 200, not {bins}")
     values = _numeric_column(column)
     present = values.dropna().to_numpy(dtype=float)
     try:
@@ -266,7 +266,7 @@ def column_stats(column: str) -> dict[str, Any]:
     values = _numeric_column(column)
     present = values.dropna().astype("float64")
     if len(present) < 2:
-        raise ValueError(f"column {column!r} has fewer than 2 non-missing values")
+        raise ToolError(f"column {column!r} has fewer than 2 non-missing values")
     return {
         "name": rv.unbox(column),
         "n": rv.unbox(len(present)),

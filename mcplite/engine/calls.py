@@ -19,12 +19,14 @@ from typing import Any
 from mcplite.engine.handlers import Request, Written
 from mcplite.engine.lines import result_line
 from mcplite.engine.reads import read_contents
+from mcplite.protocol.checks import cut
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError, is_request_id
 from mcplite.protocol.projection import result_parts
 from mcplite.protocol.types import CallToolResult, TextContent
 from mcplite.protocol.versions import LOG_LEVEL_KEY, LOG_LEVELS, since
 from mcplite.tools.arguments import ArgumentError
 from mcplite.tools.context import Context
+from mcplite.tools.failures import ToolError, error_text
 from mcplite.tools.registry import RegisteredTool
 
 log = logging.getLogger("mcplite.server")
@@ -57,7 +59,7 @@ def call_tool(request: Request) -> Awaitable[bytes]:
         raise RpcError(INVALID_PARAMS, f"Invalid params: the arguments of {name} must be an object")
     tool = request.engine.tools.get(name)
     if tool is None:
-        raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        raise RpcError(INVALID_PARAMS, f"Unknown tool: {cut(name)}")
     return _call(request, tool, arguments or {})
 
 
@@ -97,16 +99,18 @@ async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any
         except asyncio.CancelledError:
             raise
         except Exception as err:
-            return result_line(request, written(_failure(tool, err), version))
+            return result_line(request, written(_failure(request, tool, err), version))
         return await workers.run(_finish, request, tool, value)
     return await workers.run(_run_sync, request, tool, kwargs, context)
 
 
 def _run_sync(request: Request, tool: RegisteredTool, kwargs: dict[str, Any], context: Context) -> bytes:
+    if context.cancelled:  # cancelled while it waited for a worker: its answer is never sent
+        return b""
     try:
         value = tool.call_sync(kwargs, context)
     except Exception as err:
-        return result_line(request, written(_failure(tool, err), request.version))
+        return result_line(request, written(_failure(request, tool, err), request.version))
     return _finish(request, tool, value)
 
 
@@ -115,11 +119,33 @@ def _finish(request: Request, tool: RegisteredTool, value: Any) -> bytes:
     try:
         result = tool.to_result(value, request.options)
     except Exception as err:
-        log.warning("tool %s returned a value that cannot be sent: %s", tool.name, err)
-        result = error_result(f"Tool {tool.name} returned a value that cannot be sent: {err}")
+        text = error_text(err)
+        log.warning("tool %s returned a value that cannot be sent: %s", tool.name, text)
+        result = error_result(f"Tool {tool.name} returned a value that cannot be sent: {text}")
     return result_line(request, written(result, request.version))
 
 
-def _failure(tool: RegisteredTool, error: Exception) -> CallToolResult:
-    log.warning("tool %s raised %s", tool.name, type(error).__name__, exc_info=error)
-    return error_result(str(error) or type(error).__name__)
+def failure_result(name: str, error: Exception, mask: bool) -> CallToolResult:
+    """The result of a tool that raised: a :class:`ToolError`'s message as it is; for any other
+    exception a generic message naming the tool when ``mask`` (the detail goes to the log).
+
+    >>> failure_result("lookup", RuntimeError("password=hunter2"), mask=True).content[0].text
+    "Tool lookup failed with an unexpected error (RuntimeError); the server's log has the details"
+    """
+    message = error_text(error)
+    detail = type(error).__name__ + (f": {message[:500]}" if message else "")
+    if isinstance(error, ToolError):
+        log.warning("tool %s failed: %s", name, detail)
+        log.debug("traceback of tool %s's error", name, exc_info=error)
+        return error_result(message or type(error).__name__)
+    log.error("tool %s raised %s", name, detail, exc_info=error)
+    if not mask:
+        return error_result(message or type(error).__name__)
+    return error_result(
+        f"Tool {name} failed with an unexpected error ({type(error).__name__}); "
+        "the server's log has the details"
+    )
+
+
+def _failure(request: Request, tool: RegisteredTool, error: Exception) -> CallToolResult:
+    return failure_result(tool.name, error, request.engine.mask_error_details)

@@ -25,6 +25,7 @@ from mcplite.engine.eras import served_as
 from mcplite.engine.handlers import Engine, Era, Request, Result, Session
 from mcplite.engine.lines import encode, error_line, result_line
 from mcplite.payload.rjson import options_in_force
+from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -73,6 +74,7 @@ class Connection:
         self._write = write
         self._session = Session()
         self._running: dict[tuple[str, RequestId], tuple[asyncio.Task[bytes], threading.Event]] = {}
+        self._stopping = False
 
     @property
     def protocol_version(self) -> str | None:
@@ -149,6 +151,11 @@ class Connection:
             return None
         return Answer(outcome.result(), None)
 
+    def stop_accepting(self) -> None:
+        """From now on, refuse new requests with an error (notifications, cancellations included,
+        still count): the server is stopping and lets only the calls in flight finish."""
+        self._stopping = True
+
     async def close(self, grace: float) -> None:
         """Let calls in flight finish for up to ``grace`` seconds, then cancel the rest (sending nothing)."""
         calls = list(self._running.values())
@@ -207,6 +214,8 @@ class Connection:
             if isinstance(method, str) and isinstance(params, (dict, type(None))):
                 self._notification(method, params or {})
             return None
+        if self._stopping:
+            return self._error(request_id, RpcError(INTERNAL_ERROR, "the server is stopping: no new request"))
         try:
             if message.get("jsonrpc") != "2.0":
                 raise RpcError(INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"')
@@ -265,7 +274,7 @@ class Connection:
             if inspect.iscoroutine(reply):
                 reply.close()
             raise RpcError(
-                INVALID_REQUEST, f"Invalid Request: id {request.id!r} belongs to a call in progress"
+                INVALID_REQUEST, f"Invalid Request: id {quoted(request.id)} belongs to a call in progress"
             )
         task = asyncio.get_running_loop().create_task(self._run(request, reply))
         self._running[key] = (task, request.cancelled)

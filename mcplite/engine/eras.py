@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcplite.engine.handlers import Era, HandlerTable, Session
+from mcplite.protocol.checks import cut
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, RpcError
 from mcplite.protocol.versions import (
     CLIENT_CAPABILITIES_KEY,
@@ -35,11 +36,13 @@ def served_as(table: HandlerTable, method: str, params: dict[str, Any], session:
     if isinstance(meta, dict) and PROTOCOL_VERSION_KEY in meta:
         version = modern_version(meta)
         if table.find(method, "modern") is None:
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method} (protocol {version})", method)
+            raise RpcError(
+                METHOD_NOT_FOUND, f"Method not found: {cut(method)} (protocol {version})", cut(method)
+            )
         return version, "modern"
     entry = table.find(method, "legacy")
     if entry is None:
-        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}", method)
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {cut(method)}", cut(method))
     if session.legacy_version is None:
         if entry.before_initialize:
             return LATEST_LEGACY_VERSION, "legacy"
@@ -57,7 +60,7 @@ def modern_version(meta: dict[str, Any]) -> str:
     if not isinstance(requested, str):
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta[{PROTOCOL_VERSION_KEY!r}] must be a string")
     if requested not in MODERN_VERSIONS:
-        data = {"supported": SUPPORTED_VERSIONS, "requested": requested}
+        data = {"supported": SUPPORTED_VERSIONS, "requested": cut(requested)}
         raise RpcError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", data)
     if not isinstance(meta.get(CLIENT_CAPABILITIES_KEY), dict):
         raise RpcError(

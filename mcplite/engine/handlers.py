@@ -200,7 +200,8 @@ class Engine:
     limits. Transports are handed an engine (and make a connection per client), never the
     :class:`~mcplite.McpServer` facade.
 
-    ``workers`` run sync tools off the event loop.
+    ``workers`` run sync tools off the event loop; ``mask_error_details``: an unexpected exception
+    in a tool reaches the client as a generic message naming the tool.
     """
 
     def __init__(
@@ -213,6 +214,7 @@ class Engine:
         instructions: str | None = None,
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
+        mask_error_details: bool = True,
     ) -> None:
         self.server_info = server_info
         self.handlers = handlers
@@ -223,6 +225,7 @@ class Engine:
         self.max_message_size = max_message_size
         self.offer = Offer(tools.page_size)
         """Resources, prompts, completion, subscriptions and lifespan (:mod:`mcplite.features`)."""
+        self.mask_error_details = mask_error_details
         self._server_info_wire: dict[str, dict[str, Any]] = {}
 
     def capabilities(self, era: Era | None = None) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """A small pool of daemon threads for sync tools, so the event loop keeps serving while they run.
 
 Unlike ``asyncio.to_thread``, a tool that never returns does not keep the process alive after
-the server stops: its thread is a daemon, abandoned at exit (its result is never sent).
+the server stops: its thread is a daemon, abandoned at exit (its result is never sent). A job whose
+awaiting task was cancelled before a thread took it (its client left, or cancelled) never starts.
 
 >>> import asyncio
 >>> async def main() -> int:
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -24,6 +26,15 @@ T = TypeVar("T")
 _Job = tuple[
     asyncio.AbstractEventLoop, "asyncio.Future[Any]", contextvars.Context, Callable[..., Any], tuple[Any, ...]
 ]
+
+
+def default_size() -> int:
+    """How many sync tools run at once by default: 4 per core, and at least 32.
+
+    Sync tools mostly wait (on files, databases, other services) rather than compute, so the pool is
+    larger than the machine's cores, as other MCP servers' thread pools are.
+    """
+    return max(32, 4 * (os.cpu_count() or 1))
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -69,6 +80,10 @@ class Workers:
             with self._lock:
                 self._pending -= 1
                 self._idle -= 1
+            if future.cancelled():  # nobody waits for it any more: never start it
+                with self._lock:
+                    self._idle += 1
+                continue
             result: Any = None
             error: BaseException | None = None
             try:

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcplite.payload.converter import converter
-from mcplite.payload.rjson import encode_json, encoded_json, options_in_force, strip_json_class
+from mcplite.payload.rjson import encode_json, encoded_json, keep_notes, options_in_force, strip_json_class
+from mcplite.protocol.checks import check_utf8
 from mcplite.protocol.types import EncodedJson
 from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
 from rvalues.convert import has_converter
@@ -74,10 +75,11 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
     try:
         return as_r(value)
     except RValueError as err:
-        raise TypeError(
+        message = (
             f"{where}: {type(value).__module__}.{type(value).__qualname__} ({shorten(value)}) cannot be "
             f"represented as JSON: {err}"
-        ) from None
+        )
+        raise keep_notes(TypeError(message), err) from None
 
 
 def is_bare_empty_list(x: RValue) -> bool:
@@ -104,7 +106,7 @@ def encode_value_json(value: Any, where: str = "value", options: JsonOptions | N
     try:
         return encode_plain(value, options, _leaf, where)
     except RValueError as err:
-        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+        raise keep_notes(ValueError(f"{where} cannot be represented as JSON: {err}"), err) from None
 
 
 def encode_structured(value: Any, options: JsonOptions) -> EncodedJson | None:
@@ -130,7 +132,7 @@ def ordinary_text(value: Any, options: JsonOptions | None = None) -> str:
     'a\\nNA'
     """
     if isinstance(value, str):
-        return value
+        return check_utf8(value, "return value")
     options = options or options_in_force()
     if can_encode_plain(value, options):
         return encode_value_json(value, "return value", options)

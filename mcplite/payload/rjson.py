@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -78,6 +78,22 @@ def strip_json_class(x: RValue) -> RValue:
     return x
 
 
+ErrorT = TypeVar("ErrorT", bound=BaseException)
+
+
+def keep_notes(error: ErrorT, cause: BaseException) -> ErrorT:
+    """``error`` with the notes of the ``cause`` it replaces (rvalues' notes say which column
+    failed and what to do; ``raise ... from None`` would drop them).
+
+    >>> cause = ValueError("no"); cause.add_note("while writing column 'gap'")
+    >>> keep_notes(TypeError("cannot"), cause).__notes__
+    ["while writing column 'gap'"]
+    """
+    for note in getattr(cause, "__notes__", ()):
+        error.add_note(note)
+    return error
+
+
 def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = None) -> str:
     """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte);
     ``options``: those options, where the caller has read them already.
@@ -89,7 +105,7 @@ def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = N
     try:
         return encode_with(strip_json_class(x), options or options_in_force())
     except RValueError as err:
-        raise ValueError(f"{where} cannot be represented as JSON: {err}") from None
+        raise keep_notes(ValueError(f"{where} cannot be represented as JSON: {err}"), err) from None
 
 
 def read_back(text: str, where: str = "value") -> Payload:

@@ -19,6 +19,26 @@ import attrs
 from attrs import validators as v
 
 
+def cut(text: str, limit: int = 80) -> str:
+    """``text`` where short, else its start and its length: a client's value quoted in a message.
+
+    >>> cut("x" * 1000, 5)
+    'xxxxx... (1000 characters)'
+    """
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def quoted(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` where short; a long str is quoted by its start and its length.
+
+    >>> quoted("y" * 1000, 3)
+    "'yyy'... (1000 characters)"
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    return f"{value!r:.{limit + 40}}"
+
+
 def shown(value: Any) -> str:
     """A value as error messages name it: its type and a short repr.
 
@@ -37,7 +57,10 @@ def check_plain_json(value: Any, where: str) -> None:
     ...
     TypeError: meta['a'] must be plain JSON (dict, list, str, int, float, bool or None), not set ({1, 2})
     """
-    if value is None or isinstance(value, (str, bool, int)):
+    if isinstance(value, str):
+        check_utf8(value, where)
+        return
+    if value is None or isinstance(value, (bool, int)):
         return
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -47,6 +70,7 @@ def check_plain_json(value: Any, where: str) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"{where} keys must be str, not {type(key).__name__} ({key!r})")
+            check_utf8(key, f"{where}: the key {quoted(key)}")
             check_plain_json(item, f"{where}[{key!r}]")
         return
     if isinstance(value, (list, tuple)):
@@ -110,8 +134,38 @@ def plain_json(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> No
     check_plain_json(value, f"{type(instance).__name__}: {attribute.name}")
 
 
-STR = is_a(str, "be a str")
+def check_utf8(text: str, what: str) -> str:
+    """Refuse a str that UTF-8 cannot encode (a lone surrogate), naming where; return it.
+
+    >>> check_utf8("f\\udcff", "return value")
+    Traceback (most recent call last):
+    ...
+    ValueError: return value holds the lone surrogate '\\udcff' at position 1, which has no UTF-8 encoding
+    """
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(
+                f"{what} holds the lone surrogate {text[err.start]!r} at position {err.start}, "
+                "which has no UTF-8 encoding"
+            ) from None
+    return text
+
+
+_IS_STR = is_a(str, "be a str")
+
+
+def utf8_str(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """A str that can be sent: UTF-8 encodes it (no lone surrogate)."""
+    _IS_STR(instance, attribute, value)
+    check_utf8(value, f"{type(instance).__name__}: {attribute.name}")
+
+
+STR = utf8_str
+"""Every str field of a protocol type is sent as UTF-8, so each refuses a lone surrogate where it is set."""
 OPTIONAL_STR = v.optional(STR)
+STR_TUPLE = v.optional(v.deep_iterable(STR, is_a(tuple, "be a list of str")))
 NONEMPTY_STR = v.and_(STR, not_empty)
 OPTIONAL_BOOL = v.optional(is_a(bool, "be True, False or None"))
 META = v.optional(v.and_(is_a(dict, "be a dict of plain JSON values"), plain_json))
@@ -124,6 +178,7 @@ def check_mime_type(owner: str, value: Any, prefix: str | None = None) -> None:
     """Refuse a MIME type that is not a ``type/subtype`` string (of the given top-level type)."""
     if not isinstance(value, str):
         raise TypeError(f"{owner}: mime_type must be a str such as 'image/png', not {shown(value)}")
+    check_utf8(value, f"{owner}: mime_type")
     if not _MIME.match(value):
         raise ValueError(f"{owner}: mime_type {value!r} is not a MIME type of the form 'type/subtype'")
     if prefix is not None and not value.lower().startswith(prefix + "/"):

@@ -14,6 +14,7 @@ mcplite.protocol.jsonrpc.RpcError: Parse error: NaN is not JSON
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 PARSE_ERROR = -32700
@@ -64,6 +65,9 @@ def parse_message(line: bytes) -> Any:
         raise RpcError(PARSE_ERROR, f"Parse error: {err.msg} at character {err.pos}") from None
     except RecursionError:
         raise RpcError(PARSE_ERROR, "Parse error: the message nests too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        limit = sys.get_int_max_str_digits()
+        raise RpcError(PARSE_ERROR, f"Parse error: a number has more than {limit} digits") from None
 
 
 def is_request_id(value: Any) -> bool:

@@ -30,6 +30,7 @@ from mcplite.protocol.checks import OPTIONAL_BOOL as _optional_bool
 from mcplite.protocol.checks import OPTIONAL_MIME as _optional_mime
 from mcplite.protocol.checks import OPTIONAL_STR as _optional_str
 from mcplite.protocol.checks import STR as _str
+from mcplite.protocol.checks import STR_TUPLE as _str_tuple
 from mcplite.protocol.checks import base64_str as _base64
 from mcplite.protocol.checks import check_plain_json, shown
 from mcplite.protocol.checks import is_a as _is
@@ -37,6 +38,7 @@ from mcplite.protocol.checks import mime as _mime
 from mcplite.protocol.checks import one_of as _one_of
 from mcplite.protocol.checks import plain_json as _plain_json
 from mcplite.protocol.checks import refuse as _refuse
+from mcplite.protocol.checks import utf8_str as _utf8_str
 
 
 class _Absent:
@@ -146,7 +148,7 @@ class Icon:
 
     src: str = attrs.field(validator=_nonempty_str)
     mime_type: str | None = attrs.field(default=None, validator=_optional_mime)
-    sizes: tuple[str, ...] | None = attrs.field(default=None, converter=_to_tuple)
+    sizes: tuple[str, ...] | None = attrs.field(default=None, converter=_to_tuple, validator=_str_tuple)
     theme: str | None = attrs.field(default=None, validator=v.optional(_one_of("light", "dark")))
 
 
@@ -165,7 +167,7 @@ class TextContent:
     """
 
     type: ClassVar[str] = "text"
-    text: str = attrs.field(validator=_str)
+    text: str = attrs.field(validator=_utf8_str)
     annotations: Annotations | None = attrs.field(default=None, validator=_annotations, kw_only=True)
     meta: dict[str, Any] | None = attrs.field(default=None, validator=_meta, kw_only=True)
 

@@ -13,6 +13,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from mcplite.protocol.checks import cut, quoted
+
 Hook = Callable[[Any, Any], Any]
 Step = str | int
 
@@ -74,15 +76,18 @@ def path_text(steps: list[Step]) -> str:
     for step in steps[1:]:
         if isinstance(step, int):
             text += f"[{step}]"
-        elif step.isidentifier():
+        elif step.isidentifier() and len(step) <= 80:
             text += f".{step}"
         else:
-            text += f"[{json.dumps(step)}]"
+            text += f"[{json.dumps(cut(step))}]"
     return text
 
 
 def plural(noun: str, names: list[Any]) -> str:
-    return f"{noun}{'s' if len(names) > 1 else ''} {', '.join(repr(name) for name in names)}"
+    """The names (at most 10 of them, each cut short) after their noun."""
+    listed = ", ".join(quoted(name) for name in names[:10])
+    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+    return f"{noun}{'s' if len(names) > 1 else ''} {listed}{more}"
 
 
 def given(value: Any, with_type: bool = True) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from mcplite.tools.annotations import type_hints
 from mcplite.tools.argument_errors import ArgumentError, Hook, Invalid, given, plural
+from mcplite.tools.failures import error_text
 from mcplite.tools.schema import input_schema
 from mcplite.tools.structuring import CONVERTER
 
@@ -69,5 +70,5 @@ class ArgumentBinder:
             except Invalid as exc:
                 raise exc.error(name) from None
             except Exception as exc:  # hooks raise Invalid; this keeps the promise for anything else
-                raise ArgumentError(f"argument {name!r}: {exc}", parameter=name) from exc
+                raise ArgumentError(f"argument {name!r}: {error_text(exc)}", parameter=name) from exc
         return bound

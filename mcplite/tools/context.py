@@ -8,6 +8,7 @@ worker thread) and async tools alike:
 >>> server = mcplite.McpServer("demo")
 >>> @server.tool
 ... def count(n: int, ctx: mcplite.Context) -> int:
+...     '''Count to n, reporting progress.'''
 ...     for i in range(n):
 ...         ctx.report_progress(i + 1, total=n)
 ...     return n

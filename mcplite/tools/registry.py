@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -34,6 +36,16 @@ from mcplite.tools.schema import description as doc_description
 from rvalues.json import JsonOptions
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
+def _outside_mcplite() -> int:
+    """The ``stacklevel`` of the first caller outside mcplite (where the tool was registered)."""
+    frame = sys._getframe(2)
+    level = 2
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith("mcplite."):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
@@ -155,12 +167,21 @@ class ToolRegistry:
                     f"{owner}: output_schema must be a JSON Schema dict, not {shown(output_schema)}"
                 )
             check_plain_json(output_schema, f"{owner}: output_schema")
+        if description is None:
+            description = doc_description(function)
+            if not description:
+                warnings.warn(
+                    f"{owner} has no description: the model sees only its name and parameters; "
+                    "give the function a docstring, or pass description=...",
+                    UserWarning,
+                    stacklevel=_outside_mcplite(),
+                )
         registered = RegisteredTool(
             function,
             Tool(
                 tool_name,
                 {"type": "object"},  # replaced below, once the binder has built the schema
-                description=description if description is not None else doc_description(function),
+                description=description,
                 title=title,
                 output_schema=output_schema,
                 annotations=_tool_annotations(annotations, owner),
@@ -177,7 +198,11 @@ class ToolRegistry:
         """One page of the tool listing; ``cursor`` is the ``nextCursor`` of the page before."""
         offset = 0
         if cursor is not None:
-            if not isinstance(cursor, str) or not cursor.isdigit() or int(cursor) > len(self._tools):
+            if (
+                not isinstance(cursor, str)
+                or not (cursor.isascii() and cursor.isdigit() and len(cursor) <= 18)
+                or int(cursor) > len(self._tools)
+            ):
                 raise RpcError(INVALID_PARAMS, f"Invalid params: unknown cursor {cursor!r:.80}")
             offset = int(cursor)
         tools = [registered.tool for registered in self._tools.values()]

@@ -226,7 +226,7 @@ imag=RealFormat(width=1, decimals=0, exponent=0))
     return ComplexFormat(RealFormat(wr, dr, er), RealFormat(wi, di, ei))
 
 
-# R: src/main/printutils.c encodeComplex
+# R: src/main/printutils.c EncodeComplex
 def encode_complex(
     values: np.ndarray,
     fmt: ComplexFormat,

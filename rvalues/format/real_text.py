@@ -192,7 +192,7 @@ def format_real_info(
     return RealFormat(w, d, e)
 
 
-# R: src/main/printutils.c encodeReal0
+# R: src/main/printutils.c EncodeReal0
 def encode_real(values: np.ndarray, fmt: RealFormat, na_string: str = "NA") -> np.ndarray:
     """R's ``EncodeReal0`` of each element with one common format (right-justified to its width).
 

@@ -1,5 +1,5 @@
 """Joining tokens into JSON arrays and objects, compact or in jsonlite's pretty layout
-(jsonlite 1.8.4's ``collapse.c``, ``collapse_object.c`` and ``row_collapse.c``).
+(jsonlite 1.8.4's ``collapse_array.c``, ``collapse_object.c``, ``collapse_pretty.c`` and ``row_collapse.c``).
 
 ``indent=None`` is jsonlite's ``NA`` (compact); an int is the pretty indent of the enclosing value.
 A token None is R's NA_character_: skipped in objects, written ``NA`` in arrays (as jsonlite's C).
@@ -25,7 +25,7 @@ def _texts(tokens: Tokens) -> list[str]:
     return texts  # type: ignore[return-value]
 
 
-# jsonlite: src/collapse.c C_collapse_array, src/collapse_pretty.c C_collapse_array_pretty_*
+# jsonlite: src/collapse_array.c C_collapse_array, src/collapse_pretty.c C_collapse_array_pretty_*
 def collapse(tokens: Tokens, inner: bool = True, indent: int | None = None, may_have_na: bool = True) -> str:
     """jsonlite's ``collapse``: ``[a,b]``, ``[a, b]`` (inner) or one element per line (outer).
 
@@ -42,7 +42,7 @@ def collapse(tokens: Tokens, inner: bool = True, indent: int | None = None, may_
     return "[" + pad + ("," + pad).join(texts) + "\n" + " " * indent + "]"
 
 
-# jsonlite: src/collapse_object.c C_collapse_object, C_collapse_object_pretty
+# jsonlite: src/collapse_object.c C_collapse_object, src/collapse_pretty.c C_collapse_object_pretty
 def collapse_object(keys: Sequence[str], values: Tokens, indent: int | None = None) -> str:
     """jsonlite's ``collapse_object``: ``{k:v}`` skipping NA values; pretty keys at indent+2."""
     pairs = [(k, v) for k, v in zip(keys, values) if v is not None]

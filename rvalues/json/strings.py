@@ -87,7 +87,11 @@ def _looks_repetitive(values: np.ndarray) -> bool:
 def _escape_list(texts: list[str]) -> list[str]:
     joined = "\x00".join(texts)
     if not joined.isascii():
-        check_encodable(joined, "a string")
+        try:
+            joined.encode("utf-8")
+        except UnicodeEncodeError:
+            for i, text in enumerate(texts):  # name the string at fault, and where in it
+                check_encodable(text, f"string {i + 1}")
     out = list(map(encode_basestring, texts))
     if "</" in joined:
         out = [t.replace("</", "<\\/") for t in out]
@@ -95,13 +99,19 @@ def _escape_list(texts: list[str]) -> list[str]:
 
 
 def check_encodable(text: str, what: str = "the JSON text") -> None:
-    """Refuse text that is not valid Unicode (lone surrogates), naming where it is."""
+    """Refuse text that is not valid Unicode (lone surrogates), naming where it is.
+
+    >>> check_encodable("ab\\ud800", "a string")
+    Traceback (most recent call last):
+    ...
+    rvalues.errors.RValueError: a string holds the lone surrogate '\\ud800' at position 2 (after 'ab'); R strings are valid UTF-8, so it cannot be serialized
+    """  # noqa: E501
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as err:
-        bad = text[err.start : err.end]
+        bad = text[err.start]
         context = text[max(0, err.start - 20) : err.start]
         raise RValueError(
-            f"{what} holds a lone surrogate {bad!r} (after {context!r}); "
+            f"{what} holds the lone surrogate {bad!r} at position {err.start} (after {context!r}); "
             "R strings are valid UTF-8, so it cannot be serialized"
         ) from None

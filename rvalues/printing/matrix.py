@@ -37,7 +37,7 @@ def _label_text(label: str | None) -> str:
     return encode_string(label)
 
 
-# R: src/main/printmatrix.c printMatrix
+# R: src/main/printarray.c printMatrix
 def print_matrix(
     r_type: str,
     data: np.ndarray,

@@ -7,7 +7,7 @@ Environment variables (for the raw-protocol tests):
 
 * ``EVERYTHING_PAGE_SIZE``: tools per ``tools/list`` page (default 100: one page);
 * ``EVERYTHING_MAX_MESSAGE_SIZE``: the largest incoming message in bytes (default 16 MiB);
-* ``EVERYTHING_SHUTDOWN_GRACE``: seconds calls in flight get after end of input (default 5).
+* ``EVERYTHING_SHUTDOWN_GRACE``: seconds calls in flight get after end of input or a signal (default 5).
 """
 
 from __future__ import annotations
@@ -220,13 +220,19 @@ def blocks() -> mcplite.CallToolResult:
 
 @server.tool
 def fail(message: str = "it broke") -> str:
-    """Raise ValueError with this message."""
-    raise ValueError(message)
+    """Raise ToolError with this message (for the client)."""
+    raise mcplite.ToolError(message)
 
 
 @server.tool
 async def async_fail(message: str = "async broke") -> str:
-    """Raise RuntimeError with this message, asynchronously."""
+    """Raise ToolError with this message, asynchronously."""
+    raise mcplite.ToolError(message)
+
+
+@server.tool
+def crash(message: str = "db password is hunter2") -> str:
+    """Raise RuntimeError with this message (unexpected: masked for the client)."""
     raise RuntimeError(message)
 
 

@@ -33,13 +33,14 @@ from mcplite.transports.http.guards import (
     ClientGone,
     HttpError,
     authenticated,
+    check_host,
     check_media_types,
     check_origin,
     check_path,
     first,
     read_body,
 )
-from mcplite.transports.http.headers import PROTOCOL_VERSION_HEADER, OriginPolicy, header_map
+from mcplite.transports.http.headers import PROTOCOL_VERSION_HEADER, HostPolicy, OriginPolicy, header_map
 from mcplite.transports.http.legacy import LegacyEra
 from mcplite.transports.http.modern import meta_version, serve_modern, serve_modern_without_meta
 from mcplite.transports.http.options import HttpOptions
@@ -60,8 +61,9 @@ class McpHttpApp:
 
     ``target`` is an engine, or what has one (an :class:`~mcplite.McpServer`); the keyword
     arguments are those of :class:`~mcplite.transports.http.options.HttpOptions` (``path``,
-    ``allowed_origins``, ``authenticate``, ``session_idle_timeout``, ``max_sessions``,
-    ``sse_keepalive``), or pass ``options`` whole.
+    ``allowed_origins``, ``allowed_hosts``, ``authenticate``, ``session_idle_timeout``,
+    ``max_sessions``, ``max_sessions_per_token``, ``sse_keepalive``, ``body_timeout``), or pass
+    ``options`` whole.
     """
 
     def __init__(
@@ -71,8 +73,11 @@ class McpHttpApp:
         self.engine = target if isinstance(target, Engine) else target.engine
         self.path = self.options.path
         self.origins = OriginPolicy(self.options.allowed_origins)
+        self.hosts = HostPolicy(self.options.allowed_hosts)
         self.sessions = SessionStore(
-            idle_timeout=self.options.session_idle_timeout, max_sessions=self.options.max_sessions
+            idle_timeout=self.options.session_idle_timeout,
+            max_sessions=self.options.max_sessions,
+            max_per_token=self.options.max_sessions_per_token,
         )
         self._legacy = LegacyEra(self.engine, self.sessions, self.options.sse_keepalive)
 
@@ -113,6 +118,7 @@ class McpHttpApp:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         check_path(scope, self.path)
         headers = header_map(scope.get("headers", []))
+        check_host(scope, headers, self.hosts)
         check_origin(headers, self.origins)
         token = await authenticated(headers, self.options.authenticate)
         method = scope.get("method")
@@ -135,7 +141,7 @@ class McpHttpApp:
         self, headers: dict[str, list[str]], token: str | None, receive: Receive, send: Send
     ) -> None:
         check_media_types(headers)
-        body = await read_body(headers, receive, self.engine.max_message_size)
+        body = await read_body(headers, receive, self.engine.max_message_size, self.options.body_timeout)
         try:
             message = parse_message(body)
         except RpcError as err:

@@ -4,7 +4,9 @@ The answer is sent as ``application/json`` if it is ready before the request cau
 notification; the first notification (progress, a log message) switches the response to
 ``text/event-stream``, which carries the notifications in order and then the answer. A request
 still unanswered after ``keepalive`` seconds is switched too, and the stream then carries a
-comment line every ``keepalive`` seconds, so that proxies do not close an idle connection.
+comment line every ``keepalive`` seconds, so that proxies do not close an idle connection. A
+request the server cancels as it stops (its shutdown grace is over) is answered with an error
+saying so: 503, or the stream's last event.
 
 Messages from worker threads arrive through :meth:`Inbox.notify`, which is thread-safe.
 """
@@ -20,7 +22,14 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from mcplite.engine.connection import Answer, Connection
-from mcplite.protocol.jsonrpc import RequestId, is_request_id
+from mcplite.protocol.jsonrpc import (
+    INTERNAL_ERROR,
+    RequestId,
+    RpcError,
+    encode_line,
+    error_response,
+    is_request_id,
+)
 
 log = logging.getLogger("mcplite.server")
 
@@ -118,12 +127,14 @@ async def stream_answer(
     headers: list[tuple[bytes, bytes]],
     keepalive: float,
     answer_owed: bool,
+    on_stop: bytes | None = None,
 ) -> bool:
     """Send what the inbox receives until the answer; False if the client left first.
 
     ``status_of`` chooses the status of a JSON answer; an SSE stream is always 200. When there
     is no answer (a cancelled call, or notifications only), the request gets 202 if no answer
-    was owed, else a stream that ends without one.
+    was owed, else a stream that ends without one. Cancelled by the server as it stops, it sends
+    ``on_stop`` (an error line for the request) with 503, or as the stream's last event.
     """
     streaming = False
 
@@ -167,6 +178,14 @@ async def stream_answer(
             else:
                 await send_response(send, 202, headers=headers)
             return True
+    except asyncio.CancelledError:  # uvicorn ends what outlives its graceful shutdown
+        log.warning("server stopping: a request was cancelled before its answer")
+        with contextlib.suppress(Exception):  # the connection may be gone too
+            if streaming:
+                await chunk(b"" if on_stop is None else sse_event(on_stop), more=False)
+            else:
+                await send_response(send, 503, (on_stop or b"").rstrip(b"\n"), headers)
+        return True
     finally:
         inbox.closed = True
         if getter is not None:
@@ -199,6 +218,7 @@ async def exchange(
             headers=headers,
             keepalive=keepalive,
             answer_owed=owes_answer(message),
+            on_stop=stopped_answer(message),
         )
     finally:
         watcher.cancel()
@@ -215,6 +235,16 @@ def owes_answer(message: Any) -> bool:
     if isinstance(message, list):
         return any(is_request(item) for item in message)
     return is_request(message)
+
+
+def stopped_answer(message: Any) -> bytes | None:
+    """The error line for a request the server cancels as it stops (None for anything else)."""
+    if not is_request(message) or request_id(message) is None:
+        return None
+    error = RpcError(
+        INTERNAL_ERROR, "the server is stopping: the request did not finish within its shutdown grace"
+    )
+    return encode_line(error_response(request_id(message), error))
 
 
 def request_id(message: Any) -> RequestId | None:

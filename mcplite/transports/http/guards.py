@@ -7,14 +7,23 @@ media types and body size. Each refusal is an :class:`HttpError` (a status and a
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, RequestId, RpcError, error_response
 from mcplite.transports.http.exchange import Receive, Scope, json_body
-from mcplite.transports.http.headers import OriginPolicy, accepts, bearer_token, is_json
+from mcplite.transports.http.headers import (
+    HostPolicy,
+    OriginPolicy,
+    accepts,
+    bearer_token,
+    is_json,
+    is_loopback,
+)
 
 log = logging.getLogger("mcplite.server")
 
@@ -67,6 +76,34 @@ def check_origin(headers: dict[str, list[str]], origins: OriginPolicy) -> None:
         raise HttpError(403, INVALID_REQUEST, f"Forbidden: origin {origin!r:.200} is not allowed")
 
 
+def check_host(scope: Scope, headers: dict[str, list[str]], hosts: HostPolicy) -> None:
+    """On a server bound to loopback, refuse (421) a request addressed to a foreign host name."""
+    server = scope.get("server")
+    if not server or not isinstance(server[0], str) or not is_loopback(server[0]):
+        return
+    host = first(headers, "host")
+    if not hosts.allows(host):
+        log.warning("refused a request for host %s", quoted(host))
+        raise HttpError(
+            421,
+            INVALID_REQUEST,
+            f"Misdirected Request: host {quoted(host)} is not this server, which listens on loopback "
+            "(a server behind a proxy names its hosts in allowed_hosts)",
+        )
+
+
+async def read_body(headers: dict[str, list[str]], receive: Receive, limit: int, timeout: float) -> bytes:
+    """The request body, refused beyond ``limit`` bytes (413) or when it has not all arrived after
+    ``timeout`` seconds (408: a client trickling its body in holds a connection open)."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await _read_body(headers, receive, limit)
+    except TimeoutError:
+        raise HttpError(
+            408, INVALID_REQUEST, f"Request Timeout: the body did not arrive within {timeout:g} s"
+        ) from None
+
+
 def check_media_types(headers: dict[str, list[str]]) -> None:
     if not accepts(first(headers, "accept")):
         raise HttpError(
@@ -101,8 +138,7 @@ async def authenticated(headers: dict[str, list[str]], authenticate: Authenticat
     )
 
 
-async def read_body(headers: dict[str, list[str]], receive: Receive, limit: int) -> bytes:
-    """The request body, refused (413) beyond ``limit`` bytes."""
+async def _read_body(headers: dict[str, list[str]], receive: Receive, limit: int) -> bytes:
     too_large = HttpError(
         413, INVALID_REQUEST, f"Content Too Large: a message may hold at most {limit} bytes"
     )

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import RpcError
 
 HEADER_MISMATCH = -32020
@@ -92,6 +94,50 @@ class OriginPolicy:
         return _is_origin(origin) and urlsplit(origin).hostname in _LOOPBACK_HOSTS
 
 
+def is_loopback(host: str) -> bool:
+    """Whether a host name or address is this machine's loopback (``localhost``, 127.0.0.0/8, ``::1``).
+
+    >>> is_loopback("127.0.0.2"), is_loopback("localhost"), is_loopback("example.com")
+    (True, True, False)
+    """
+    if host.lower() in _LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class HostPolicy:
+    """Which ``Host`` headers a server bound to loopback answers (a defence against DNS rebinding,
+    where a foreign name resolves to 127.0.0.1): loopback names and addresses, and the host names
+    (or ``host:port``) in ``allowed`` (``"*"``: any), for a server behind a proxy.
+
+    >>> policy = HostPolicy(["mcp.example.com"])
+    >>> policy.allows("127.0.0.1:8000"), policy.allows("mcp.example.com:443"), policy.allows("evil.example")
+    (True, True, False)
+    """
+
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
+        if isinstance(allowed, str):
+            raise TypeError(f"allowed_hosts must be a list of host names, not the string {allowed!r}")
+        hosts = list(allowed)
+        for host in hosts:
+            if not isinstance(host, str) or not host or "/" in host:
+                raise ValueError(f"allowed_hosts: {host!r} is not a host name (write 'mcp.example.com')")
+        self.any = "*" in hosts
+        self.allowed = frozenset(host.lower() for host in hosts)
+
+    def allows(self, host: str | None) -> bool:
+        if host is None or self.any or host.lower() in self.allowed:
+            return True
+        try:
+            name = urlsplit(f"//{host}").hostname
+        except ValueError:  # a port that is not a number
+            return False
+        return name is not None and (is_loopback(name) or name in self.allowed)
+
+
 def _is_origin(value: str) -> bool:
     try:
         parts = urlsplit(value.rstrip("/"))
@@ -148,13 +194,13 @@ def check_routing_headers(
     if sent is None:
         raise _mismatch("the MCP-Protocol-Version header is missing")
     if sent != version:
-        body = "no protocol version" if version is None else f"protocol version {version!r}"
-        raise _mismatch(f"the MCP-Protocol-Version header says {sent!r} but params._meta has {body}")
+        body = "no protocol version" if version is None else f"protocol version {quoted(version)}"
+        raise _mismatch(f"the MCP-Protocol-Version header says {quoted(sent)} but params._meta has {body}")
     method = message.get("method")
     sent_method = headers.get(METHOD_HEADER, [None])[0]
     if sent_method != method:
-        shown = "is missing" if sent_method is None else f"says {sent_method!r}"
-        raise _mismatch(f"the Mcp-Method header {shown} but the method is {method!r}")
+        shown = "is missing" if sent_method is None else f"says {quoted(sent_method)}"
+        raise _mismatch(f"the Mcp-Method header {shown} but the method is {quoted(method)}")
     param = name_param
     params = message.get("params")
     value = params.get(param) if param is not None and isinstance(params, Mapping) else None
@@ -162,10 +208,10 @@ def check_routing_headers(
         return
     sent_name = headers.get(NAME_HEADER, [None])[0]
     if sent_name is None:
-        raise _mismatch(f"the Mcp-Name header is missing (params.{param} is {value!r})")
+        raise _mismatch(f"the Mcp-Name header is missing (params.{param} is {quoted(value)})")
     try:
         name = decode_header_value(sent_name)
     except ValueError as err:
         raise _mismatch(f"the Mcp-Name header is malformed: {err}") from None
     if name != value:
-        raise _mismatch(f"the Mcp-Name header says {name!r} but params.{param} is {value!r}")
+        raise _mismatch(f"the Mcp-Name header says {quoted(name)} but params.{param} is {quoted(value)}")

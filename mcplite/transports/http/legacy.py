@@ -89,7 +89,10 @@ class LegacyEra:
             session.exchanges -= 1
 
     def _run_on(self, work: asyncio.Task[Answer | None], request: RequestId | None) -> None:
-        log.info("client left before its answer; request %r runs on", request)
+        log.info(
+            "connection closed before its answer (client gone or server stopping): request %r runs on",
+            request,
+        )
         self._background.add(work)
         work.add_done_callback(self._background.discard)
 

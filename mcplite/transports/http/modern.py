@@ -60,7 +60,9 @@ def meta_version(message: Any) -> tuple[bool, Any]:
 
 
 def _cancel(work: asyncio.Task[Answer | None], request: RequestId | None) -> None:
-    log.info("client left before its answer; cancelling request %r", request)
+    log.info(
+        "connection closed before its answer (client gone or server stopping): cancelling request %r", request
+    )
     work.cancel()
 
 

@@ -34,20 +34,32 @@ def _keepalive(instance: Any, attribute: Any, value: Any) -> None:
         raise ValueError(f"asgi_app: sse_keepalive must be a positive number of seconds, not {value!r}")
 
 
+def _body_timeout(instance: Any, attribute: Any, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"asgi_app: body_timeout must be a positive number of seconds, not {value!r}")
+
+
 @attrs.frozen(kw_only=True)
 class HttpOptions:
     """How one Streamable HTTP endpoint behaves.
 
     ``path`` is the endpoint; ``allowed_origins`` adds browser origins to the loopback ones always
-    allowed (``"*"``: any); ``authenticate(token)`` (plain or async) accepts or refuses each
-    request's bearer token (401 without a valid one); a legacy session ends after
-    ``session_idle_timeout`` idle seconds, and at most ``max_sessions`` exist at once; an SSE
-    stream carries a keep-alive comment every ``sse_keepalive`` seconds.
+    allowed (``"*"``: any); a server bound to loopback answers only requests addressed to a
+    loopback name or to a host in ``allowed_hosts`` (421 otherwise); ``authenticate(token)``
+    (plain or async) accepts or refuses each request's bearer token (401 without a valid one); a
+    legacy session ends after ``session_idle_timeout`` idle seconds, and at most ``max_sessions``
+    exist at once (and ``max_sessions_per_token`` per bearer token): a new one replaces the least
+    recently used session with no call in flight; an SSE stream carries a keep-alive comment
+    every ``sse_keepalive`` seconds; a request body not all received after ``body_timeout``
+    seconds is refused (408).
     """
 
     path: str = attrs.field(default="/mcp", validator=_path)
     allowed_origins: Iterable[str] = ()
+    allowed_hosts: Iterable[str] = ()
     authenticate: Authenticate | None = attrs.field(default=None, validator=_authenticate)
     session_idle_timeout: float = 3600.0
     max_sessions: int = 10_000
+    max_sessions_per_token: int | None = None
     sse_keepalive: float = attrs.field(default=15.0, validator=_keepalive)
+    body_timeout: float = attrs.field(default=30.0, validator=_body_timeout)
