@@ -11,6 +11,8 @@ Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) o
 {'content': [{'type': 'text', 'text': '{"x":null}'}], 'structuredContent': {'x': None}}
 """
 
+from mcplite.features.prompts import PromptMessage
+from mcplite.features.resources import ResourceNotFound
 from mcplite.http import McpHttpApp
 from mcplite.payload.content import (
     content_audio,
@@ -67,8 +69,10 @@ __all__ = [
     "ListToolsResult",
     "McpHttpApp",
     "McpServer",
+    "PromptMessage",
     "RegisteredTool",
     "ResourceLink",
+    "ResourceNotFound",
     "Rows",
     "TextContent",
     "TextResourceContents",

@@ -10,7 +10,8 @@ Both eras are served on the same endpoint, chosen per request as the specificati
   unknown session gets 404 and DELETE ends one. Sessions live in the memory of one process.
 
 A request is answered with JSON, or with an SSE stream when it sends notifications (progress, log
-messages) before its result. GET answers 405: this server never sends messages of its own accord.
+messages) before its result. GET opens a legacy session's own stream, which carries what the
+server sends of its accord (resource list changes and updates).
 
 >>> import mcplite
 >>> app = mcplite.McpServer("demo").asgi_app()

@@ -26,6 +26,7 @@ from typing import Any, overload
 from mcplite.engine.calls import error_result
 from mcplite.payload.options import options
 from mcplite.payload.results import as_tool_result
+from mcplite.payload.returned import encode_value_json
 from mcplite.protocol.checks import shown
 from mcplite.protocol.versions import known_version
 from mcplite.tools.failures import error_text
@@ -48,7 +49,7 @@ try:
 except ImportError:  # pragma: no cover - depends on what is installed
     FastMCPContext = RawStructuredToolResult = None
 
-__all__ = ["CONTEXT_PARAMETER", "mcplite_tool", "to_sdk_result"]
+__all__ = ["CONTEXT_PARAMETER", "mcplite_resource", "mcplite_tool", "to_sdk_result"]
 
 CONTEXT_PARAMETER = "mcplite_context"
 """The keyword-only parameter ``@mcplite_tool`` adds (when the function has no context parameter of
@@ -268,3 +269,45 @@ def mcplite_tool(function: Any = None, /, **option_values: Any) -> Any:
         return _wrap(function, dict(option_values))
 
     return decorate
+
+
+def mcplite_resource(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Make a resource function for the SDK's ``MCPServer`` or FastMCP return what mcplite's own
+    server would send as its contents: a ``str`` or ``bytes`` as it is, anything else (a frame, an R
+    value) its jsonlite JSON under the payload options in force, as text.
+
+    Put it under the server's decorator (``@server.resource(uri, mime_type="application/json")``
+    then ``@mcplite_resource``); the signature is the function's own, so URI templates bind as
+    before. Sync and async functions alike.
+
+    >>> import asyncio
+    >>> from mcp.server.mcpserver import MCPServer
+    >>> from rvalues import NA_real_, data_frame
+    >>> server = MCPServer("frames")
+    >>> @server.resource("frames://rows", mime_type="application/json")
+    ... @mcplite_resource
+    ... def rows() -> str:
+    ...     return data_frame(x=[1.5, NA_real_])
+    >>> [contents] = asyncio.run(server.read_resource("frames://rows"))
+    >>> contents.content
+    '[{"x":1.5},{}]'
+    """
+
+    def text(value: Any) -> Any:
+        if isinstance(value, (str, bytes)):
+            return value
+        return encode_value_json(value, f"resource {function.__name__}")
+
+    if _is_async(function):
+
+        @functools.wraps(function)
+        async def read_async(*args: Any, **kwargs: Any) -> Any:
+            return text(await function(*args, **kwargs))
+
+        return read_async
+
+    @functools.wraps(function)
+    def read(*args: Any, **kwargs: Any) -> Any:
+        return text(function(*args, **kwargs))
+
+    return read

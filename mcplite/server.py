@@ -20,7 +20,12 @@ from typing import Any, TypeVar, overload
 
 from mcplite.engine.handlers import Engine, HandlerTable
 from mcplite.engine.methods import standard_table
+from mcplite.engine.prompting import completion_methods, prompt_methods
+from mcplite.engine.reads import resource_methods
 from mcplite.engine.workers import Workers, default_size
+from mcplite.features.lifespan import Lifespan, LifespanFactory
+from mcplite.features.prompts import RegisteredPrompt
+from mcplite.features.resources import RegisteredResource
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
 from mcplite.protocol.types import ToolAnnotations
@@ -44,6 +49,8 @@ class McpServer:
     ``mask_error_details=False`` sends the exception's message, for development. With
     ``validate_output``, each call's structured content is checked against a hand-written
     ``output_schema`` (a misfit is an error result naming its path; needs jsonschema).
+    ``lifespan(server)`` is an async context manager entered once when a transport starts and left
+    when it stops: what it yields is ``ctx.lifespan_state`` in every tool, resource and prompt.
     """
 
     def __init__(
@@ -59,6 +66,7 @@ class McpServer:
         workers: int | None = None,
         mask_error_details: bool = True,
         validate_output: bool = False,
+        lifespan: LifespanFactory | None = None,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -78,6 +86,7 @@ class McpServer:
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
         self.validate_output = validate_output
+        self.engine.offer.lifespan = Lifespan(lifespan, self)
 
     @property
     def server_info(self) -> Implementation:
@@ -185,6 +194,86 @@ class McpServer:
             structured=structured,
             validate_output=self.validate_output,
         )
+
+    # -- resources, prompts, completion (mcplite.features) ----------------------------------------------
+
+    @property
+    def resources(self) -> Mapping[str, RegisteredResource]:
+        """The static resources by URI (read-only); :attr:`resource_templates` holds the templates."""
+        return self.engine.offer.resources.resources
+
+    @property
+    def resource_templates(self) -> Mapping[str, RegisteredResource]:
+        return self.engine.offer.resources.templates
+
+    @property
+    def prompts(self) -> Mapping[str, RegisteredPrompt]:
+        return self.engine.offer.prompts.prompts
+
+    def resource(self, uri: str, **options: Any) -> Callable[[F], F]:
+        """Register a function as the resource at ``uri``, or a resource template when ``uri`` has
+        ``{name}`` expressions (RFC 6570 level 1, each bound to the parameter of that name).
+
+        Options: ``name``, ``title``, ``description``, ``mime_type``, ``annotations``, ``icons``,
+        ``meta`` and ``complete`` (``{parameter: complete(value) -> list[str]}``). A ``str`` return
+        is text, ``bytes`` a blob, anything else its jsonlite JSON (``application/json``).
+
+        >>> server = McpServer("data")
+        >>> @server.resource("data://columns/{name}")
+        ... def column(name: str) -> list[str]:
+        ...     return [name]
+        >>> list(server.resource_templates), "resources" in server.capabilities()
+        (['data://columns/{name}'], True)
+        """
+
+        def register(function: F) -> F:
+            self.engine.offer.resources.add(function, uri, **options)
+            self._offer_methods(resource_methods(), completion=bool(options.get("complete")))
+            return function
+
+        return register
+
+    @overload
+    def prompt(self, function: F, /) -> F: ...
+
+    @overload
+    def prompt(self, **options: Any) -> Callable[[F], F]: ...
+
+    def prompt(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
+        """Register a function as a prompt: ``@server.prompt`` or ``@server.prompt(name=..., ...)``.
+
+        Options: ``name``, ``title``, ``description``, ``icons``, ``meta`` and ``complete``. A ``str``
+        return is one user message; a list of messages (``PromptMessage``, dicts with role and
+        content, strs, content blocks) is taken as it is.
+        """
+
+        def register(function: F) -> F:
+            self.engine.offer.prompts.add(function, **options)
+            self._offer_methods(prompt_methods(), completion=bool(options.get("complete")))
+            return function
+
+        return register(function) if function is not None else register
+
+    def completion(self, function: F) -> F:
+        """Register ``complete(ref, argument, value) -> list[str]``: completions for every prompt
+        argument and template parameter without a ``complete=`` of its own."""
+        self.engine.offer.completion = function
+        self._offer_methods([], completion=True)
+        return function
+
+    def _offer_methods(self, methods: list[Any], *, completion: bool) -> None:
+        for method in methods if methods and self.handlers.find(methods[0].name) is None else []:
+            self.handlers.add(method)
+        if completion and self.handlers.find("completion/complete") is None:
+            self.handlers.add(completion_methods()[0])
+
+    def notify_resources_changed(self) -> int:
+        """Tell the connected clients that listed resources that the list changed; how many were told."""
+        return self.engine.offer.subscriptions.list_changed("resources")
+
+    def notify_resource_updated(self, uri: str) -> int:
+        """Tell the clients subscribed to ``uri`` that it changed; how many were told."""
+        return self.engine.offer.subscriptions.updated(uri)
 
     def capabilities(self) -> dict[str, Any]:
         """What this server offers (from its handler table): tools, and log messages to clients that ask."""

@@ -42,6 +42,7 @@ from typing import Any
 import attrs
 
 from mcplite.engine.connection import Connection
+from mcplite.features.client import FeatureRequests
 from mcplite.protocol.jsonrpc import encode_line
 from mcplite.protocol.projection import project_tool
 from mcplite.protocol.reading import CallResult, RequestError, read_tool
@@ -101,7 +102,7 @@ def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> Non
         loop.close()
 
 
-class Client:
+class Client(FeatureRequests):
     """An MCP client of ``server`` speaking ``protocol_version``, in this process.
 
     For versions 2024-11-05 to 2025-11-25 the first request performs the ``initialize``
@@ -147,6 +148,7 @@ class Client:
         self._connect_lock = threading.RLock()
         self._connected = False
         self._closed = False
+        self._started = False
         self._pending: dict[int, _Pending] = {}
         self._ids = itertools.count(1)
         self._engine = server.engine
@@ -165,6 +167,9 @@ class Client:
                 return self
             self._connected = True  # the handshake's own requests must not start another one
             try:
+                lifespan = self._engine.offer.lifespan
+                asyncio.run_coroutine_threadsafe(lifespan.start(), self._loop).result(self.timeout)
+                self._started = True
                 self._handshake()
             except BaseException:
                 self._connected = False
@@ -201,13 +206,19 @@ class Client:
             return
         self._closed = True
         if not self._loop.is_closed():
-            stopping = asyncio.run_coroutine_threadsafe(self._connection.close(0), self._loop)
+            stopping = asyncio.run_coroutine_threadsafe(self._stop(), self._loop)
             try:
                 stopping.result(timeout=5)
             except (concurrent.futures.TimeoutError, RuntimeError):
                 pass
         self._finalizer()
         self._fail_all(RuntimeError("the client was closed"))
+
+    async def _stop(self) -> None:
+        await self._connection.close(0)
+        if self._started:
+            self._started = False
+            await self._engine.offer.lifespan.stop()
 
     def __enter__(self) -> Client:
         return self.connect()

@@ -1,4 +1,5 @@
-"""The official SDK's ``MCPServer`` on stdio with the benchmark tools (see ``benchmarks/bench_server.py``).
+"""The official SDK's ``MCPServer`` on stdio with the benchmark tools (see ``benchmarks/bench_server.py``)
+and the frame as a resource (``benchmarks/bench_resources.py``).
 
 The frame tool returns what an SDK user would write, ``df.to_dict(orient="records")``: the SDK
 serialises the records itself (pydantic), with no say on NaN or time stamps. ``frame_text`` is the
@@ -37,6 +38,13 @@ def frame() -> list[dict[str, Any]]:
 def frame_text() -> str:
     """The 10,000-row data frame as pandas' JSON records (one text block, no structured copy)."""
     return FRAME.to_json(orient="records", date_format="iso", date_unit="s")
+
+
+@server.resource("bench://frame", mime_type="application/json")
+def frame_resource() -> str:
+    """The 10,000-row data frame as a resource: ``df.to_json()``, as an SDK user would write it
+    (time stamps as ISO text, as mcplite writes them, not pandas' epoch milliseconds)."""
+    return FRAME.to_json(date_format="iso")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ from mcplite import (
     content_text,
     tool_result,
 )
+from mcplite.demo.offer import add_offer, lifespan_loading
 from mcplite.protocol.types import CallToolResult
 
 Operator = Literal["==", "!=", "<", "<=", ">", ">="]
@@ -344,12 +345,16 @@ def column_stats(column: Annotated[NumericColumn, Examples("bill_length_mm")]) -
 
 
 def build_server() -> McpServer:
-    """The demo server, with its five tools registered (the data is read on the first call)."""
-    server = McpServer("penguins", version=rv.__version__, instructions=INSTRUCTIONS)
+    """The demo server: its five tools, the data as a resource, a template per column, the
+    ``explore_column`` prompt and column-name completion (the data is read when it starts)."""
+    server = McpServer(
+        "penguins", version=rv.__version__, instructions=INSTRUCTIONS, lifespan=lifespan_loading(penguins)
+    )
     hints = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
     server.tool(title="Describe the data", annotations=hints)(describe_data)
     server.tool(title="Filter rows", annotations=hints)(filter_rows)
     server.tool(title="Summarize by group", annotations=hints)(summarize_by_group)
     server.tool(title="Plot a histogram", annotations=hints)(plot_histogram)
     server.tool(title="Column statistics", annotations=hints)(column_stats)
+    add_offer(server, penguins)
     return server

@@ -18,6 +18,7 @@ from typing import Any
 
 from mcplite.engine.handlers import Request, Written
 from mcplite.engine.lines import result_line
+from mcplite.engine.reads import read_contents
 from mcplite.protocol.checks import cut
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError, is_request_id
 from mcplite.protocol.projection import result_parts
@@ -76,6 +77,8 @@ def _context(request: Request) -> Context:
         progress_token=token if is_request_id(token) else None,
         log_level=level,
         cancelled=request.cancelled,
+        lifespan_state=request.engine.offer.lifespan.state,
+        read_resource=lambda uri: read_contents(request, uri),
     )
 
 

@@ -257,11 +257,16 @@ class Connection:
             options_in_force(),  # the payload options: read once, as the request arrives
             send,
             cancelled,
+            self._announce,
         )
         reply = entry.handler(request)
         if not inspect.isawaitable(reply):
             return Answer(result_line(request, reply), None)
         return self._start(request, reply)
+
+    def _announce(self, name: str, values: dict[str, Any]) -> None:
+        """A notification of the connection's own, tied to no request (from any thread)."""
+        self._write(encode(notification(name, values)))
 
     def _start(self, request: Request, reply: Awaitable[Result | bytes]) -> asyncio.Task[bytes]:
         key = _key(request.id)

@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeAlias
 import attrs
 
 from mcplite.engine.workers import Workers
+from mcplite.features.offer import Offer
 from mcplite.protocol.jsonrpc import RequestId
 from mcplite.protocol.messages import Implementation
 from mcplite.tools.registry import ToolRegistry
@@ -73,7 +74,9 @@ class Request:
 
     ``version`` is the protocol version it is served under and ``era`` how; ``options`` the payload
     options in force when it arrived (read once, there); ``cancelled`` is set when the client
-    cancels it; ``notify`` sends the client a notification tied to it (nothing once cancelled).
+    cancels it; ``notify`` sends the client a notification tied to it (nothing once cancelled);
+    ``announce`` sends the connection a notification tied to no request, later (list changes):
+    stdio writes it out, HTTP sends it on the session's GET stream.
     """
 
     id: RequestId
@@ -86,6 +89,7 @@ class Request:
     options: JsonOptions
     notify: Notify
     cancelled: threading.Event = attrs.field(factory=threading.Event)
+    announce: Notify | None = None
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -181,11 +185,11 @@ class HandlerTable:
     def methods(self) -> Mapping[str, Method]:
         return dict(self._methods)
 
-    def capabilities(self) -> dict[str, Any]:
-        """The server's capabilities, from what its methods declare."""
+    def capabilities(self, era: Era | None = None) -> dict[str, Any]:
+        """The server's capabilities, from what its methods (served in ``era``, if given) declare."""
         found: dict[str, Any] = {}
         for method in self._methods.values():
-            if method.capability is not None:
+            if method.capability is not None and (era is None or era in method.eras):
                 key, value = method.capability
                 found[key] = {**found.get(key, {}), **value}
         return found
@@ -219,12 +223,14 @@ class Engine:
         self.instructions = instructions
         self.cache_ttl_ms = cache_ttl_ms
         self.max_message_size = max_message_size
+        self.offer = Offer(tools.page_size)
+        """Resources, prompts, completion, subscriptions and lifespan (:mod:`mcplite.features`)."""
         self.mask_error_details = mask_error_details
         self._server_info_wire: dict[str, dict[str, Any]] = {}
 
-    def capabilities(self) -> dict[str, Any]:
-        """What this server offers, from its handler table."""
-        return self.handlers.capabilities()
+    def capabilities(self, era: Era | None = None) -> dict[str, Any]:
+        """What this server offers (in ``era``, if given), from its handler table."""
+        return self.handlers.capabilities(era)
 
     def server_info_wire(self, protocol_version: str) -> dict[str, Any]:
         """``serverInfo`` as ``protocol_version`` writes it (made once per version; do not change it)."""

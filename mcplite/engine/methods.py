@@ -14,7 +14,13 @@ from mcplite.engine.calls import call_tool
 from mcplite.engine.handlers import HandlerTable, Method, Request
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.messages import DiscoverResult, InitializeResult
-from mcplite.protocol.versions import LATEST_LEGACY_VERSION, LEGACY_VERSIONS, LOG_LEVELS, SUPPORTED_VERSIONS
+from mcplite.protocol.versions import (
+    LATEST_LEGACY_VERSION,
+    LEGACY_VERSIONS,
+    LOG_LEVELS,
+    SUPPORTED_VERSIONS,
+    since,
+)
 
 
 def initialize(request: Request) -> dict[str, Any]:
@@ -25,9 +31,10 @@ def initialize(request: Request) -> dict[str, Any]:
     version = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY_VERSION
     request.session.legacy_version = version
     engine = request.engine
-    result = InitializeResult(
-        version, engine.capabilities(), engine.server_info, instructions=engine.instructions
-    )
+    capabilities = engine.capabilities("legacy")
+    if not since(version, "2025-03-26"):  # completion/complete exists, its capability does not yet
+        capabilities.pop("completions", None)
+    result = InitializeResult(version, capabilities, engine.server_info, instructions=engine.instructions)
     return result.to_wire(version)
 
 
@@ -48,7 +55,7 @@ def discover(request: Request) -> dict[str, Any]:
     engine = request.engine
     result = DiscoverResult(
         SUPPORTED_VERSIONS,
-        engine.capabilities(),
+        engine.capabilities("modern"),
         engine.server_info,
         instructions=engine.instructions,
         ttl_ms=engine.cache_ttl_ms,

@@ -48,6 +48,8 @@ class Context:
         progress_token: str | int | None = None,
         log_level: str | None = None,
         cancelled: threading.Event | None = None,
+        lifespan_state: Any = None,
+        read_resource: Callable[[str], list[Any]] | None = None,
     ) -> None:
         self._request_id = request_id
         self._protocol_version = protocol_version
@@ -55,6 +57,22 @@ class Context:
         self._progress_token = progress_token
         self._log_level = log_level
         self._cancelled = cancelled if cancelled is not None else threading.Event()
+        self._lifespan_state = lifespan_state
+        self._read_resource = read_resource
+
+    @property
+    def lifespan_state(self) -> Any:
+        """What the server's lifespan yielded (None when it has none): data loaded once at start-up."""
+        return self._lifespan_state
+
+    def read_resource(self, uri: str) -> list[Any]:
+        """The contents of one of the server's resources (``TextResourceContents`` or
+        ``BlobResourceContents``), read as a client's ``resources/read`` would; from sync and
+        async tools alike. A URI nothing serves raises ``mcplite.ResourceNotFound`` (a
+        ``LookupError``); a template value that does not fit its parameter, ``ArgumentError``."""
+        if self._read_resource is None:
+            raise LookupError(f"read_resource: this context has no server to read {uri!r} from")
+        return self._read_resource(uri)
 
     @property
     def request_id(self) -> str | int:

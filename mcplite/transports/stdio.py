@@ -156,6 +156,7 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
         name="mcplite-stdin",
         daemon=True,
     )
+    await engine.offer.lifespan.start()
     reader.start()
     try:
         stopping = loop.create_task(stop.wait())
@@ -169,6 +170,7 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
     finally:
         for number in signals:
             loop.remove_signal_handler(number)
+        await engine.offer.lifespan.stop()
 
 
 def serve_stdio(engine: Engine, *, shutdown_grace: float = 5.0) -> None:

@@ -8,7 +8,8 @@ Both eras are served on the same endpoint, chosen per request as the specificati
   (:mod:`mcplite.transports.http.legacy`). Sessions live in the memory of one process.
 
 A request is answered with JSON, or with an SSE stream when it sends notifications (progress, log
-messages) before its result. GET answers 405: this server never sends messages of its own accord.
+messages) before its result. GET opens a legacy session's own stream, which carries what the
+server sends of its accord (resource list changes and updates).
 
 >>> import mcplite
 >>> app = mcplite.McpServer("demo").asgi_app()
@@ -45,7 +46,7 @@ from mcplite.transports.http.modern import meta_version, serve_modern, serve_mod
 from mcplite.transports.http.options import HttpOptions
 from mcplite.transports.http.sessions import SessionStore
 
-_ALLOW = [(b"allow", b"POST, DELETE")]
+_ALLOW = [(b"allow", b"GET, POST, DELETE")]
 
 
 class HasEngine(Protocol):
@@ -101,9 +102,16 @@ class McpHttpApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                try:
+                    await self.engine.offer.lifespan.start()
+                except Exception as err:  # the server reports it and does not start
+                    await send({"type": "lifespan.startup.failed", "message": str(err)})
+                    return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.sessions.end_all()
+                self._legacy.end_streams()
+                await self.engine.offer.lifespan.stop()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -119,6 +127,8 @@ class McpHttpApp:
         elif method == "DELETE":
             self._legacy.delete(headers, token)
             await send_response(send, 204)
+        elif method == "GET":
+            await self._legacy.listen(headers, token, receive, send)
         else:
             raise HttpError(
                 405,

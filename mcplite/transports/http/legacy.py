@@ -1,6 +1,8 @@
 """The legacy era over HTTP (2025-03-26 to 2025-11-25, and 2024-11-05 clients that speak
 Streamable HTTP): ``initialize`` starts a session whose id the response carries in
 ``Mcp-Session-Id``; later requests carry it back, an unknown session gets 404 and DELETE ends one.
+GET opens the session's own SSE stream, for what the server sends of its accord (resource list
+changes and updates; :mod:`mcplite.transports.http.stream`); a second GET gets 409.
 A request whose client leaves runs on (its result is dropped): a legacy client cancels with
 ``notifications/cancelled``.
 """
@@ -20,6 +22,7 @@ from mcplite.transports.http.guards import HttpError, first
 from mcplite.transports.http.headers import SESSION_HEADER
 from mcplite.transports.http.modern import discard
 from mcplite.transports.http.sessions import Session, SessionLimit, SessionStore
+from mcplite.transports.http.stream import ServerStream
 
 log = logging.getLogger("mcplite.server")
 
@@ -37,6 +40,8 @@ class LegacyEra:
         self.sessions = sessions
         self.keepalive = keepalive
         self._background: set[asyncio.Task[Any]] = set()
+        self._streams: dict[str, ServerStream] = {}
+        """Each session's own stream, by session id."""
 
     async def serve(
         self,
@@ -92,7 +97,8 @@ class LegacyEra:
         work.add_done_callback(self._background.discard)
 
     async def _initialize(self, message: dict[str, Any], token: str | None, send: Send) -> None:
-        connection = Connection(self.engine, discard)
+        stream = ServerStream(asyncio.get_running_loop())
+        connection = Connection(self.engine, stream.write)
         answer = await connection.respond(message, discard)
         assert answer is not None  # initialize is answered at once
         fields: list[tuple[bytes, bytes]] = []
@@ -108,6 +114,8 @@ class LegacyEra:
                     headers=[(b"retry-after", b"10")],
                 ) from None
             fields.append((SESSION_HEADER.encode(), session.id.encode()))
+            self._forget_ended()
+            self._streams[session.id] = stream
         await send_response(send, legacy_status(answer), answer.data.rstrip(b"\n"), fields)
 
     def session(self, headers: dict[str, list[str]], token: str | None, request: RequestId | None) -> Session:
@@ -134,4 +142,38 @@ class LegacyEra:
 
     def delete(self, headers: dict[str, list[str]], token: str | None) -> None:
         """DELETE: end the session the request names."""
-        self.sessions.end(self.session(headers, token, None).id)
+        session_id = self.session(headers, token, None).id
+        self.sessions.end(session_id)
+        stream = self._streams.pop(session_id, None)
+        if stream is not None:
+            stream.end()
+
+    async def listen(
+        self, headers: dict[str, list[str]], token: str | None, receive: Receive, send: Send
+    ) -> None:
+        """GET: the session's own SSE stream, open until the client leaves or the session ends."""
+        session = self.session(headers, token, None)
+        stream = self._streams.get(session.id)
+        if stream is None or stream.open:
+            raise HttpError(409, INVALID_REQUEST, "Conflict: this session's stream is open already")
+        session.exchanges += 1  # a session with its stream open is not idle
+        try:
+            await stream.serve(
+                receive,
+                send,
+                [(SESSION_HEADER.encode(), session.id.encode())],
+                keepalive=self.keepalive,
+                alive=lambda: session.id in self.sessions,
+            )
+        finally:
+            session.exchanges -= 1
+
+    def _forget_ended(self) -> None:
+        for session_id in [s for s in self._streams if s not in self.sessions]:
+            self._streams.pop(session_id).end()
+
+    def end_streams(self) -> None:
+        """Close every open stream (the server is stopping)."""
+        for stream in self._streams.values():
+            stream.end()
+        self._streams.clear()

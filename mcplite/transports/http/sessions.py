@@ -78,6 +78,10 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._sessions)
 
+    def __contains__(self, session_id: object) -> bool:
+        """Whether a session with this id lives (whoever owns it)."""
+        return session_id in self._sessions
+
     def create(self, connection: Connection, token: str | None) -> Session:
         """A new session with a fresh, unguessable id, in the place of the least recently used idle
         one when the store (or the token's quota) is full; ``SessionLimit`` when all are busy."""

@@ -1,0 +1,75 @@
+"""Typed parameters bound from strings: URI template values and prompt arguments arrive as text,
+and are bound with the same rules as tool arguments once each is read as what its parameter takes.
+
+A parameter whose schema does not take a string gets the JSON its text spells (``"3"`` -> 3,
+``"true"`` -> True); anything else stays text, so the tool rules give the error:
+
+>>> def rows(n: int, label: str) -> None: ...
+>>> StringBinder(rows).bind({"n": "3", "label": "3"})
+{'n': 3, 'label': '3'}
+>>> StringBinder(rows).bind({"n": "three", "label": "x"})
+Traceback (most recent call last):
+...
+mcplite.tools.argument_errors.ArgumentError: argument 'n': expected an integer, got 'three' (str)
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from mcplite.tools.annotations import read, type_hints
+from mcplite.tools.arguments import ArgumentBinder
+from mcplite.tools.context import Context
+
+
+def context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The parameters annotated ``Context`` (or ``Context | None``): they receive the request context."""
+    try:
+        hints = type_hints(function)
+    except TypeError:  # unresolvable hints: the schema reports them with the parameter's name
+        hints = {}
+    names = []
+    for name, parameter in inspect.signature(function).parameters.items():
+        shape = read(hints.get(name, parameter.annotation))
+        options = shape.args if shape.kind == "union" else (shape.annotation,)
+        if any(option is Context or option in ("Context", "mcplite.Context") for option in options):
+            names.append(name)
+    return tuple(names)
+
+
+def _takes_text(schema: dict[str, Any]) -> bool:
+    if not schema:
+        return True
+    kinds = schema.get("type")
+    if kinds == "string" or (isinstance(kinds, list) and "string" in kinds):
+        return True
+    if any(isinstance(item, str) for item in schema.get("enum", ())):
+        return True
+    return any(_takes_text(option) for option in schema.get("anyOf", ()))
+
+
+class StringBinder:
+    """The keyword arguments of a call from string values (raises ``ArgumentError``)."""
+
+    def __init__(self, function: Callable[..., Any], *, skip: Collection[str] = ()) -> None:
+        self.binder = ArgumentBinder(function, skip=skip)
+        properties: dict[str, Any] = self.binder.schema.get("properties", {})
+        self.parameters: tuple[str, ...] = tuple(properties)
+        self.required: frozenset[str] = frozenset(self.binder.schema.get("required", ()))
+        self.descriptions = {name: prop.get("description") for name, prop in properties.items()}
+        self._parsed = frozenset(name for name, prop in properties.items() if not _takes_text(prop))
+
+    def bind(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        arguments = {name: self._read(name, value) for name, value in values.items()}
+        return self.binder.bind(arguments)
+
+    def _read(self, name: str, value: Any) -> Any:
+        if name not in self._parsed or not isinstance(value, str):
+            return value
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
