@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcplite.payload.returned import encode_structured, ordinary_text
+from mcplite.payload.returned import encode_structured, ordinary_block, ordinary_text
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.types import ABSENT, CONTENT_TYPES, CallToolResult, TextContent
@@ -84,3 +84,16 @@ def as_tool_result(value: Any, options: JsonOptions | None = None) -> CallToolRe
     if isinstance(value, CallToolResult):
         return value
     return CallToolResult([TextContent(ordinary_text(value, options or options_in_force()))])
+
+
+def served_result(value: Any, options: JsonOptions | None = None) -> CallToolResult:
+    """:func:`as_tool_result` as a server sends it: the same result, but a large data frame's text
+    is written escaped already (:func:`mcplite.payload.returned.ordinary_block`), so that the
+    server's line takes those bytes as they are instead of escaping the text a second time.
+
+    >>> served_result(1).content == as_tool_result(1).content
+    True
+    """
+    if isinstance(value, CallToolResult):
+        return value
+    return CallToolResult([ordinary_block(value, options or options_in_force())])

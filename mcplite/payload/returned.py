@@ -17,13 +17,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcplite.payload.converter import converter
-from mcplite.payload.rjson import encode_json, encoded_json, keep_notes, options_in_force, strip_json_class
+from mcplite.payload.rjson import (
+    encode_json,
+    encode_json_escaped,
+    encoded_json,
+    keep_notes,
+    options_in_force,
+    strip_json_class,
+)
 from mcplite.protocol.checks import check_utf8
-from mcplite.protocol.types import EncodedJson
+from mcplite.protocol.spliced import SplicedText
+from mcplite.protocol.types import EncodedJson, TextContent
 from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
 from rvalues.convert import has_converter
-from rvalues.json import JsonOptions
+from rvalues.json import JsonOptions, backend
+from rvalues.json.frame_text import SMALL_ROWS
 from rvalues.json.plain import can_encode_plain, encode_plain
+from rvalues.model.classes import r_class
+from rvalues.model.frames import row_count
 from rvalues.model.strings import clip, shorten
 
 _PLAIN = (type(None), bool, int, float, complex, str, bytes, bytearray, memoryview, dt.date)
@@ -136,7 +147,10 @@ def ordinary_text(value: Any, options: JsonOptions | None = None) -> str:
     options = options or options_in_force()
     if can_encode_plain(value, options):
         return encode_value_json(value, "return value", options)
-    x = to_r(value, "return value")
+    return _r_text(to_r(value, "return value"), options)
+
+
+def _r_text(x: RValue, options: JsonOptions) -> str:
     if isinstance(x, Character):
         return "\n".join("NA" if s is None else s for s in x.data.tolist())
     if x is NULL:
@@ -144,3 +158,27 @@ def ordinary_text(value: Any, options: JsonOptions | None = None) -> str:
     if isinstance(x, List) and len(x) == 0 and not x.attributes:
         return "[]"
     return encode_json(x, "return value", options)
+
+
+def ordinary_block(value: Any, options: JsonOptions) -> TextContent:
+    """The text block of an ordinary return value (:func:`ordinary_text`); a data frame of more
+    than a few rows has its text written escaped already, as a server's line carries it, by the
+    compiled writer (a :class:`~mcplite.protocol.spliced.SplicedText`: read back only if asked).
+
+    >>> ordinary_block([1, 2], options_in_force())
+    TextContent(text='[1,2]', annotations=None, meta=None)
+    """
+    if isinstance(value, str) or backend() != "c" or can_encode_plain(value, options):
+        return TextContent(ordinary_text(value, options))
+    x = to_r(value, "return value")
+    if r_class(x)[:1] == ("data.frame",) and _rows(x) > SMALL_ROWS:
+        try:
+            return SplicedText.from_escaped(encode_json_escaped(x, "return value", options))
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: the text block refuses it below, naming the field
+    return TextContent(_r_text(x, options))
+
+
+def _rows(x: RValue) -> int:
+    row_names = x.attributes.get("row.names")
+    return 0 if row_names is None else row_count(row_names)

@@ -23,7 +23,7 @@ from mcplite.payload.options import jsonlite_options
 from mcplite.protocol.types import EncodedJson
 from rvalues import Character, List, RValue, RValueError
 from rvalues.json import JsonOptions
-from rvalues.json.api import encode_with, read_json
+from rvalues.json.api import encode_escaped_with, encode_with, read_json
 from rvalues.model.classes import explicit_class
 
 
@@ -104,6 +104,20 @@ def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = N
     """
     try:
         return encode_with(strip_json_class(x), options or options_in_force())
+    except RValueError as err:
+        raise keep_notes(ValueError(f"{where} cannot be represented as JSON: {err}"), err) from None
+
+
+def encode_json_escaped(x: RValue, where: str = "value", options: JsonOptions | None = None) -> bytes:
+    """:func:`encode_json`'s text as the UTF-8 bytes of a JSON string's inside, for splicing into a
+    line (a data frame's rows escaped by the compiled writer as it writes them).
+
+    >>> from rvalues import c
+    >>> encode_json_escaped(c("a"))
+    b'\\\\"a\\\\"'
+    """
+    try:
+        return encode_escaped_with(strip_json_class(x), options or options_in_force())
     except RValueError as err:
         raise keep_notes(ValueError(f"{where} cannot be represented as JSON: {err}"), err) from None
 

@@ -90,16 +90,83 @@ def notification(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "method": method, "params": params}
 
 
+class EscapedString:
+    """A JSON string written already: ``escaped`` is the UTF-8 bytes of its inside (what
+    ``json.dumps(text, ensure_ascii=False)[1:-1]`` gives), spliced into a line as they are.
+
+    >>> encode_line({"text": EscapedString(b'say \\\\"hi\\\\"')})
+    b'{"text":"say \\\\"hi\\\\""}\\n'
+    """
+
+    __slots__ = ("escaped",)
+
+    def __init__(self, escaped: bytes) -> None:
+        self.escaped = escaped
+
+
+def _dumps(message: Any) -> str:
+    return json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def encode_line(message: dict[str, Any]) -> bytes:
-    """The message as one strict JSON line (UTF-8, no NaN or Infinity, no lone surrogates).
+    """The message as one strict JSON line (UTF-8, no NaN or Infinity, no lone surrogates); an
+    :class:`EscapedString` in it goes in as its bytes.
 
     Raises ``ValueError`` for anything that is not strict JSON.
     """
-    text = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    try:
+        text = _dumps(message)
+    except TypeError:
+        spliced: list[bytes] = []
+        text = _dumps(_with_holes(message, spliced))
+        if spliced:
+            return _spliced_line(message, text, spliced)
+        raise
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError as err:
         raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
+
+
+_HOLE = "\x00spliced\x00"
+_HOLE_BYTES = json.dumps(_HOLE).encode("ascii")
+
+
+def _with_holes(value: Any, spliced: list[bytes]) -> Any:
+    """``value`` with each :class:`EscapedString` replaced by a hole (its bytes put in ``spliced``)."""
+    if isinstance(value, EscapedString):
+        spliced.append(value.escaped)
+        return _HOLE
+    if isinstance(value, dict):
+        return {key: _with_holes(item, spliced) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_holes(item, spliced) for item in value]
+    return value
+
+
+def _decoded(value: Any) -> Any:
+    """``value`` with each :class:`EscapedString` read back as its str."""
+    if isinstance(value, EscapedString):
+        return json.loads(b'"' + value.escaped + b'"')
+    if isinstance(value, dict):
+        return {key: _decoded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_decoded(item) for item in value]
+    return value
+
+
+def _spliced_line(message: dict[str, Any], text: str, spliced: list[bytes]) -> bytes:
+    try:
+        parts = text.encode("utf-8").split(_HOLE_BYTES)
+    except UnicodeEncodeError as err:
+        raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
+    if len(parts) != len(spliced) + 1:  # a text of the message holds the hole itself: no splicing
+        return encode_line(_decoded(message))
+    pieces = [parts[0]]
+    for escaped, part in zip(spliced, parts[1:], strict=True):
+        pieces += [b'"', escaped, b'"', part]
+    pieces.append(b"\n")
+    return b"".join(pieces)
 
 
 def encode_result_line(request_id: RequestId, result: dict[str, Any], written: dict[str, bytes]) -> bytes:

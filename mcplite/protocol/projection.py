@@ -40,7 +40,9 @@ from typing import Any
 
 import attrs
 
+from mcplite.protocol.jsonrpc import EscapedString
 from mcplite.protocol.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
+from mcplite.protocol.spliced import SplicedText
 from mcplite.protocol.types import (
     ABSENT,
     Annotations,
@@ -144,7 +146,20 @@ def result_parts(result: CallToolResult, protocol_version: str) -> tuple[dict[st
     >>> "structuredContent" in wire, encoded.text
     (False, '{"n":1e+15}')
     """
-    wire: dict[str, Any] = converter.unstructure(project_result(result, protocol_version, structured=False))
+    projected = project_result(result, protocol_version, structured=False)
+    spliced = [b.spliceable if isinstance(b, SplicedText) else None for b in projected.content]
+    if not any(spliced):
+        wire: dict[str, Any] = converter.unstructure(projected)
+        return wire, structured_for(result, protocol_version)
+    # a text written escaped already goes into the line as those bytes (never read back as a str)
+    blocks = [
+        TextContent("", annotations=b.annotations, meta=b.meta) if escaped else b
+        for b, escaped in zip(projected.content, spliced, strict=True)
+    ]
+    wire = converter.unstructure(attrs.evolve(projected, content=blocks))
+    for block, escaped in zip(wire["content"], spliced, strict=True):
+        if escaped is not None:
+            block["text"] = EscapedString(escaped)
     return wire, structured_for(result, protocol_version)
 
 

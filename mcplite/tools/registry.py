@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from mcplite.payload.content import as_icons
-from mcplite.payload.results import as_tool_result, tool_result
+from mcplite.payload.results import served_result, tool_result
 from mcplite.payload.rjson import encode_json, encoded_json, options_in_force
 from mcplite.protocol.checks import check_plain_json, shown
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
@@ -213,7 +213,7 @@ class RegisteredTool:
         if self.structured and not isinstance(value, CallToolResult):
             result = tool_result(structured_content=value, options=options)
         else:
-            result = as_tool_result(value, options)
+            result = served_result(value, options)
         return self._checked(result) if self.validate else result
 
     def _checked(self, result: CallToolResult) -> CallToolResult:

@@ -96,7 +96,7 @@ static PyMethodDef methods[] = {
      "join_coded(pieces, out)\nFill `out[i]` with the concatenation of labels[codes[i]] over the "
      "(labels, codes) pairs."},
     {"rows_text", sp_rows_text, METH_VARARGS,
-     "rows_text(cells, keys, nrow, layout, chunk=0) -> str\n"
+     "rows_text(cells, keys, nrow, layout, chunk=0, escape=False) -> str (escape: bytes)\n"
      "A data frame's rows as one JSON text: objects (keys: the escaped names) or arrays (keys: None).\n"
      "cells: a list of cell columns, or a function of (start, stop) giving them for those rows, called\n"
      "for every `chunk` rows.\n"

@@ -10,12 +10,15 @@
 #include "speedups.h"
 
 /* UTF-8 text. A writer with `str` set writes into that (new, unshared) str's own bytes, so that
- * ASCII text, the common case, becomes the result without a copy; other text is decoded at the end. */
+ * ASCII text, the common case, becomes the result without a copy; other text is decoded at the end.
+ * With `bytes` set, `str` is a new bytes object instead, and the result is those bytes.
+ * With `escape` set, what is written is escaped as the inside of a JSON string holding the text
+ * (w_escape_from), so the text can be spliced into a JSON string without a second pass. */
 typedef struct {
     char *data;
     Py_ssize_t len, cap;
     PyObject *str;
-    int nonascii;
+    int nonascii, bytes, escape;
 } Writer;
 
 static int w_grow(Writer *w, Py_ssize_t extra)
@@ -23,7 +26,11 @@ static int w_grow(Writer *w, Py_ssize_t extra)
     Py_ssize_t cap = w->cap ? w->cap : 4096;
     while (cap < w->len + extra)
         cap += cap / 2 + 4096;
-    if (w->str != NULL) {
+    if (w->str != NULL && w->bytes) {
+        if (_PyBytes_Resize(&w->str, cap) < 0)
+            return -1;
+        w->data = PyBytes_AS_STRING(w->str);
+    } else if (w->str != NULL) {
         if (PyUnicode_Resize(&w->str, cap) < 0)
             return -1;
         w->data = (char *)PyUnicode_DATA(w->str);
@@ -48,6 +55,19 @@ static int w_start(Writer *w, Py_ssize_t cap)
         return -1;
     w->data = (char *)PyUnicode_DATA(w->str);
     w->cap = cap;
+    return 0;
+}
+
+/* Start writing escaped text into a new bytes object of `cap` bytes. */
+static int w_start_escaped(Writer *w, Py_ssize_t cap)
+{
+    memset(w, 0, sizeof(*w));
+    w->str = PyBytes_FromStringAndSize(NULL, cap);
+    if (w->str == NULL)
+        return -1;
+    w->data = PyBytes_AS_STRING(w->str);
+    w->cap = cap;
+    w->bytes = w->escape = 1;
     return 0;
 }
 
@@ -78,6 +98,59 @@ static inline int w_put(Writer *w, const char *text, Py_ssize_t n)
         memcpy(dst, text, (size_t)n);
     }
     w->len += n;
+    return 0;
+}
+
+/* With `escape` set, escape what was written from `mark` on in place, as json.dumps escapes a str
+ * (ensure_ascii off): `"` and `\\` get a backslash, the control characters become \b \f \n \r \t
+ * or \u00xx; bytes of 0x80 and up (UTF-8) stay as they are. */
+static int w_escape_from(Writer *w, Py_ssize_t mark)
+{
+    static const char HEX[] = "0123456789abcdef";
+    if (!w->escape)
+        return 0;
+    Py_ssize_t extra = 0;
+    for (Py_ssize_t i = mark; i < w->len; i++) {
+        unsigned char c = (unsigned char)w->data[i];
+        if (c == '"' || c == '\\')
+            extra += 1;
+        else if (c < 0x20)
+            extra += (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') ? 1 : 5;
+    }
+    if (extra == 0)
+        return 0;
+    if (w_reserve(w, extra) < 0)
+        return -1;
+    char *d = w->data;
+    Py_ssize_t from = w->len, to = w->len + extra;
+    while (from > mark) {
+        unsigned char c = (unsigned char)d[--from];
+        char short_escape = 0;
+        switch (c) {
+        case '"': short_escape = '"'; break;
+        case '\\': short_escape = '\\'; break;
+        case '\b': short_escape = 'b'; break;
+        case '\f': short_escape = 'f'; break;
+        case '\n': short_escape = 'n'; break;
+        case '\r': short_escape = 'r'; break;
+        case '\t': short_escape = 't'; break;
+        default: break;
+        }
+        if (short_escape) {
+            d[--to] = short_escape;
+            d[--to] = '\\';
+        } else if (c < 0x20) {
+            d[--to] = HEX[c & 0xf];
+            d[--to] = HEX[c >> 4];
+            d[--to] = '0';
+            d[--to] = '0';
+            d[--to] = 'u';
+            d[--to] = '\\';
+        } else {
+            d[--to] = (char)c;
+        }
+    }
+    w->len += extra;
     return 0;
 }
 
@@ -151,6 +224,13 @@ static int w_put_escaped(Writer *w, PyObject *text)
 static PyObject *w_finish(Writer *w)
 {
     PyObject *out;
+    if (w->str != NULL && w->bytes) {
+        out = w->str;
+        w->str = NULL;
+        if (_PyBytes_Resize(&out, w->len) < 0)
+            return NULL;
+        return out;
+    }
     if (w->str != NULL && !w->nonascii) {
         out = w->str;
         w->str = NULL;
@@ -534,7 +614,7 @@ static void free_leads(Lead *leads, Py_ssize_t n)
     PyMem_Free(leads);
 }
 
-static Lead *make_leads(PyObject *keys, PyObject **layout)
+static Lead *make_leads(PyObject *keys, PyObject **layout, int escape)
 {
     Py_ssize_t n = PyList_GET_SIZE(keys);
     Lead *leads = PyMem_Calloc(n ? n : 1, sizeof(Lead));
@@ -542,9 +622,11 @@ static Lead *make_leads(PyObject *keys, PyObject **layout)
         return (Lead *)PyErr_NoMemory();
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *key = PyList_GET_ITEM(keys, k);
+        leads[k].first.escape = leads[k].next.escape = escape;
         if (w_put_str(&leads[k].first, layout[3]) < 0 || w_put_str(&leads[k].first, key) < 0 ||
             w_put_str(&leads[k].first, layout[5]) < 0 || w_put_str(&leads[k].next, layout[4]) < 0 ||
-            w_put_str(&leads[k].next, key) < 0 || w_put_str(&leads[k].next, layout[5]) < 0) {
+            w_put_str(&leads[k].next, key) < 0 || w_put_str(&leads[k].next, layout[5]) < 0 ||
+            w_escape_from(&leads[k].first, 0) < 0 || w_escape_from(&leads[k].next, 0) < 0) {
             free_leads(leads, n);
             return NULL;
         }
@@ -561,7 +643,10 @@ static int write_row(const Cell *cells, Py_ssize_t n, const Lead *leads, Py_ssiz
         if (w_put(w, "[", 1) < 0)
             return -1;
         for (Py_ssize_t k = 0; k < n; k++) {
-            if ((k && w_put_w(w, sep) < 0) || cell_write(&cells[k], row, w, &na) < 0)
+            if (k && w_put_w(w, sep) < 0)
+                return -1;
+            Py_ssize_t mark = w->len;
+            if (cell_write(&cells[k], row, w, &na) < 0 || w_escape_from(w, mark) < 0)
                 return -1;
             if (na && w_put(w, "NA", 2) < 0)
                 return -1;
@@ -574,7 +659,10 @@ static int write_row(const Cell *cells, Py_ssize_t n, const Lead *leads, Py_ssiz
     for (Py_ssize_t k = 0; k < n; k++) {
         Py_ssize_t mark = w->len;
         const Writer *lead = fields ? &leads[k].next : &leads[k].first;
-        if (w_put_w(w, lead) < 0 || cell_write(&cells[k], row, w, &na) < 0)
+        if (w_put_w(w, lead) < 0)
+            return -1;
+        Py_ssize_t at = w->len;
+        if (cell_write(&cells[k], row, w, &na) < 0 || (!na && w_escape_from(w, at) < 0))
             return -1;
         if (na)
             w->len = mark; /* an omitted field */
@@ -616,8 +704,10 @@ PyObject *sp_rows_text(PyObject *self, PyObject *args)
 {
     PyObject *cells, *layout_obj;
     Py_ssize_t nrow, chunk = 0;
+    int escape = 0;
     Layout lay = {NULL, NULL, {0}, {0}, {0}};
-    if (!PyArg_ParseTuple(args, "OOnO!|n", &cells, &lay.keys, &nrow, &PyTuple_Type, &layout_obj, &chunk))
+    if (!PyArg_ParseTuple(args, "OOnO!|np", &cells, &lay.keys, &nrow, &PyTuple_Type, &layout_obj, &chunk,
+                          &escape))
         return NULL;
     PyObject *layout[7];
     if (!PyArg_ParseTuple(layout_obj, "UUUUUUU", &layout[0], &layout[1], &layout[2], &layout[3], &layout[4],
@@ -635,10 +725,14 @@ PyObject *sp_rows_text(PyObject *self, PyObject *args)
             }
     }
     Writer w = {0};
+    lay.sep.escape = lay.close.escape = lay.row_sep.escape = escape;
     int failed = w_put_str(&lay.sep, lay.keys == Py_None ? layout[4] : layout[1]) < 0 ||
                  w_put_str(&lay.close, layout[6]) < 0 || w_put_str(&lay.row_sep, layout[1]) < 0 ||
-                 (lay.keys != Py_None && (lay.leads = make_leads(lay.keys, layout)) == NULL) ||
-                 w_start(&w, 65536) < 0 || w_put_str(&w, layout[0]) < 0;
+                 w_escape_from(&lay.sep, 0) < 0 || w_escape_from(&lay.close, 0) < 0 ||
+                 w_escape_from(&lay.row_sep, 0) < 0 ||
+                 (lay.keys != Py_None && (lay.leads = make_leads(lay.keys, layout, escape)) == NULL) ||
+                 (escape ? w_start_escaped(&w, 65536) : w_start(&w, 65536)) < 0 || w_put_str(&w, layout[0]) < 0 ||
+                 w_escape_from(&w, 0) < 0;
     if (!PyCallable_Check(cells)) {
         failed = failed || write_rows(cells, 0, nrow, nrow, &lay, &w) < 0;
     } else {
@@ -651,7 +745,8 @@ PyObject *sp_rows_text(PyObject *self, PyObject *args)
             Py_XDECREF(seq);
         }
     }
-    failed = failed || w_put_str(&w, layout[2]) < 0;
+    Py_ssize_t mark = w.len;
+    failed = failed || w_put_str(&w, layout[2]) < 0 || w_escape_from(&w, mark) < 0;
     free_leads(lay.leads, lay.keys == Py_None ? 0 : PyList_GET_SIZE(lay.keys));
     PyMem_Free(lay.sep.data);
     PyMem_Free(lay.close.data);

@@ -233,14 +233,17 @@ def rows_text(
     nrow: int,
     layout: tuple[str, ...],
     chunk: int = 0,
-) -> str | None:
+    escaped: bool = False,
+) -> str | bytes | None:
     """A data frame's rows as one text, or None when not compiled (see ``_core.rows_text``):
     ``cells`` is a list of cell columns, or a function giving those of rows start..stop, called for
-    every ``chunk`` rows (all written into the one buffer)."""
+    every ``chunk`` rows (all written into the one buffer). ``escaped``: the text's UTF-8 bytes
+    escaped as the inside of a JSON string holding it (``json.dumps(text, ensure_ascii=False)``
+    without its quotes), written in the same pass."""
     core = _speedups.core
     if core is None:
         return None
-    text: str = core.rows_text(cells, keys, nrow, layout, chunk)
+    text: str | bytes = core.rows_text(cells, keys, nrow, layout, chunk, escaped)
     return text
 
 

@@ -54,11 +54,14 @@ def frame_text(
     ctx: Ctx,
     cell_ctx: Ctx,
     sliceable: Callable[[Any], bool],
-) -> str | None:
+    escaped: bool = False,
+) -> str | bytes | None:
     """The collapsed rows (``ctx.collapse``), or None (the pure path writes them).
 
     ``columns`` are ready for cells (``frames._row_cells`` applied); ``sliceable(column)``: its
-    tokens for a range of rows are those of the column sliced to them.
+    tokens for a range of rows are those of the column sliced to them. ``escaped``: the text as
+    the UTF-8 bytes of a JSON string's inside (``json.dumps(text, ensure_ascii=False)[1:-1]``),
+    written in the same pass.
     """
     if not compiled.available() or nrow <= SMALL_ROWS:
         return None
@@ -86,7 +89,7 @@ def frame_text(
         return cells
 
     try:
-        return compiled.rows_text(chunk, keys if as_objects else None, nrow, layout, CHUNK_ROWS)
+        return compiled.rows_text(chunk, keys if as_objects else None, nrow, layout, CHUNK_ROWS, escaped)
     except (_Declined, UnicodeEncodeError, RValueError):
         return None  # the pure path raises the error (a lone surrogate's; a column's, with its note)
 

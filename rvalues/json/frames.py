@@ -42,8 +42,9 @@ from rvalues.model.vectors import Character, Double, Integer, Logical
 _DIGITS = re.compile(r"[0-9]+")
 
 
-def encode_frame(x: Any, ctx: Ctx) -> Any:
-    """A data frame in rows, columns or values layout, with jsonlite's row-name rule."""
+def encode_frame(x: Any, ctx: Ctx, escaped: bool = False) -> Any:
+    """A data frame in rows, columns or values layout, with jsonlite's row-name rule; ``escaped``:
+    the compiled writer may return the text as a JSON string's inside (see :func:`frame_text`)."""
     names_attr = x.attributes.get("names")
     names: list[str | None] | None = None if names_attr is None else names_attr.data.tolist()
     columns = list(x.data)
@@ -61,7 +62,7 @@ def encode_frame(x: Any, ctx: Ctx) -> Any:
             # `[[<-.data.frame` makes the names unique when it appends a column
             names = _make_unique_names([*names, "_row"])
             columns.append(shown)
-    return encode_frame_columns(names, columns, nrow, ctx, has_names=has_names)
+    return encode_frame_columns(names, columns, nrow, ctx, has_names=has_names, escaped=escaped)
 
 
 def _make_unique_names(names: list[str | None]) -> list[str | None]:
@@ -157,8 +158,10 @@ def encode_frame_columns(
     nrow: int,
     ctx: Ctx,
     has_names: bool | None = None,
+    escaped: bool = False,
 ) -> Any:
-    """The data-frame method from its columns on (``x`` already has its ``_row`` column)."""
+    """The data-frame method from its columns on (``x`` already has its ``_row`` column); with
+    ``escaped``, the rows the compiled writer writes come as the bytes of a JSON string's inside."""
     if has_names is None:
         has_names = names is not None and len(names) == len(columns)
     columns = [c if type(c) in _READY else _prepare(c, ctx) for c in columns]
@@ -181,7 +184,7 @@ def encode_frame_columns(
     cell_ctx = ctx.but(collapse=False, na=na, oldna=oldna, indent=ctx.plus(ctx.indent), keep_vec_names=False)
     if ctx.collapse:
         ready = [c if type(c) in _READY else _row_cells(c, ctx) for c in columns]
-        text = frame_text(keys, ready, nrow, ctx, cell_ctx, _sliceable)
+        text = frame_text(keys, ready, nrow, ctx, cell_ctx, _sliceable, escaped)
         if text is not None:
             return text
     if ctx.collapse and nrow > CHUNK_ROWS and all(_sliceable(c) for c in columns):
