@@ -4,21 +4,24 @@ While it serves, file descriptor 1 points at stderr, so a tool's ``print()`` (or
 write to stdout) can never corrupt the protocol stream; the protocol lines go to a private
 duplicate of the original stdout. File descriptor 0 points at ``/dev/null``, so a child process a
 tool starts (``git``, ``ssh``, a pager) can never read the client's messages; they are read
-from a private duplicate of the original stdin. At most ``MAX_WAITING`` messages are read ahead of
-the server (a client that writes faster than it reads finds its writes blocking, instead of the
-server's memory growing). It stops at end of input or on SIGINT or SIGTERM (calls in flight get
-``shutdown_grace`` seconds to finish and send their answers; after a signal a new request gets an
-error, ``notifications/cancelled`` still cancels, and a second signal cancels every call at once),
-or when the client stops reading.
+from a private duplicate of the original stdin: on the event loop itself when stdin is a pipe or a
+socket (one thread hand-over less per message), by a reader thread otherwise, which reads at most
+``MAX_WAITING`` messages ahead of the server. Either way a client that writes faster than it reads
+finds its writes blocking, instead of the server's memory growing. It stops at end of input or on
+SIGINT or SIGTERM (calls in flight get ``shutdown_grace`` seconds to finish and send their answers;
+after a signal a new request gets an error, ``notifications/cancelled`` still cancels, and a second
+signal cancels every call at once), or when the client stops reading.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable
@@ -30,7 +33,7 @@ from mcplite.transports.logs import log_to_stderr
 
 log = logging.getLogger("mcplite.server")
 
-_DISCARD_CHUNK = 1 << 16
+_CHUNK = 1 << 16
 MAX_WAITING = 64
 """Messages read from stdin and not yet handled by the server, at most."""
 
@@ -58,6 +61,61 @@ class _Output:
                 self._on_broken()
 
 
+class _Lines:
+    """Cuts a byte stream into lines: a line over ``limit`` bytes (its newline not counted) is
+    skipped and reported by its size instead; a last line without a newline still counts.
+
+    >>> lines = _Lines(4)
+    >>> lines.feed(b"ab\\nabcdefg\\nxy"), lines.finish()
+    ([b'ab\\n', 8], [b'xy'])
+    """
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._partial = bytearray()
+        self._skipped = 0  # bytes of an oversize line being skipped (0: none)
+
+    def feed(self, data: bytes) -> list[bytes | int]:
+        """The lines (bytes, newline kept) and oversize reports (their size) ``data`` completes."""
+        out: list[bytes | int] = []
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start)
+            piece = data[start:] if end < 0 else data[start : end + 1]
+            start += len(piece)
+            if self._skipped:
+                self._skipped += len(piece)
+            elif len(self._partial) + len(piece) > self._limit + (end >= 0):
+                self._skipped = len(self._partial) + len(piece)
+                self._partial.clear()
+            elif end < 0:
+                self._partial += piece
+            else:
+                out.append(bytes(self._partial + piece) if self._partial else piece)
+                self._partial.clear()
+            if end >= 0 and self._skipped:
+                out.append(self._skipped)
+                self._skipped = 0
+        return out
+
+    def finish(self) -> list[bytes | int]:
+        """What is left at end of input: a last line without its newline, or its oversize report."""
+        if self._skipped:
+            return [self._skipped]
+        return [bytes(self._partial)] if self._partial else []
+
+
+def _hand_on(
+    items: list[bytes | int], on_line: Callable[[bytes], None], on_oversize: Callable[[int], None]
+) -> None:
+    """Hand each line (blank ones skipped) or oversize report on."""
+    for item in items:
+        if isinstance(item, int):
+            on_oversize(item)
+        elif item.strip():
+            on_line(item)
+
+
 def _read_messages(
     stream: BinaryIO,
     limit: int,
@@ -66,34 +124,84 @@ def _read_messages(
     on_eof: Callable[[], None],
     slots: threading.Semaphore,
 ) -> None:
-    """Read lines until end of input; a line over ``limit`` bytes is skipped and reported by size.
+    """Read lines in a thread until end of input (where stdin cannot be watched by the event loop).
 
     Each line (and each oversize report) takes one of ``slots`` before it is handed on, and the
     handler gives it back: reading waits while the server is behind.
     """
+
+    def line(data: bytes) -> None:
+        slots.acquire()
+        on_line(data)
+
+    def oversize(size: int) -> None:
+        slots.acquire()
+        on_oversize(size)
+
+    lines = _Lines(limit)
     try:
         while True:
-            slots.acquire()
-            line = stream.readline(limit + 1)
-            if not line:
+            data = stream.read1(_CHUNK) if hasattr(stream, "read1") else stream.read(_CHUNK)
+            if not data:
                 break
-            if len(line) > limit and not line.endswith(b"\n"):
-                size = len(line)
-                while not line.endswith(b"\n"):
-                    line = stream.readline(_DISCARD_CHUNK)
-                    if not line:
-                        break
-                    size += len(line)
-                on_oversize(size)
-                continue
-            if line.strip():
-                on_line(line)
-            else:
-                slots.release()
+            _hand_on(lines.feed(data), line, oversize)
+        _hand_on(lines.finish(), line, oversize)
     except (OSError, ValueError) as err:  # stdin closed under us
         log.info("stdin closed (%s)", err)
     finally:
         on_eof()
+
+
+def _watch(
+    loop: asyncio.AbstractEventLoop,
+    stream: BinaryIO,
+    limit: int,
+    on_line: Callable[[bytes], None],
+    on_oversize: Callable[[int], None],
+    on_eof: Callable[[], None],
+) -> Callable[[], None] | None:
+    """Read lines on the event loop itself, as stdin becomes readable: no thread hands each
+    message over (one wake-up less per call). The server handles what it read before it reads
+    more, so nothing is read ahead. Returns how to stop watching, or None where stdin cannot be
+    watched (only pipes and sockets are: not a file, a terminal, a stream without a descriptor, or
+    an event loop without readers)."""
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode) and not stat.S_ISSOCK(os.fstat(fd).st_mode):
+            return None  # a file or a terminal: read by a thread, its blocking mode left alone
+        was_blocking = os.get_blocking(fd)
+        os.set_blocking(fd, False)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None
+    lines = _Lines(limit)
+
+    def stop() -> None:
+        loop.remove_reader(fd)
+        with contextlib.suppress(OSError):
+            os.set_blocking(fd, was_blocking)
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, _CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as err:  # stdin closed under us
+            log.info("stdin closed (%s)", err)
+            data = b""
+        if data:
+            _hand_on(lines.feed(data), on_line, on_oversize)
+            return
+        stop()
+        _hand_on(lines.finish(), on_line, on_oversize)
+        on_eof()
+
+    try:
+        loop.add_reader(fd, readable)
+    except (OSError, ValueError, NotImplementedError):  # not pollable (a regular file), or no readers
+        with contextlib.suppress(OSError):
+            os.set_blocking(fd, was_blocking)
+        return None
+    return stop
 
 
 async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdown_grace: float) -> None:
@@ -143,21 +251,25 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
             signals.append(number)
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals
             pass
-    reader = threading.Thread(
-        target=_read_messages,
-        args=(
-            stream,
-            engine.max_message_size,
-            threadsafe(receive),
-            threadsafe(reject),
-            threadsafe(eof.set),
-            slots,
-        ),
-        name="mcplite-stdin",
-        daemon=True,
+    await engine.offer.lifespan.start()  # entered before the first message is read
+    stop_watching = _watch(
+        loop, stream, engine.max_message_size, connection.receive, connection.reject_oversize, eof.set
     )
-    await engine.offer.lifespan.start()
-    reader.start()
+    if stop_watching is None:
+        reader = threading.Thread(
+            target=_read_messages,
+            args=(
+                stream,
+                engine.max_message_size,
+                threadsafe(receive),
+                threadsafe(reject),
+                threadsafe(eof.set),
+                slots,
+            ),
+            name="mcplite-stdin",
+            daemon=True,
+        )
+        reader.start()
     try:
         stopping = loop.create_task(stop.wait())
         ending = [stopping, loop.create_task(eof.wait()), loop.create_task(signalled.wait())]
@@ -168,6 +280,8 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
         connection.cancel_all()
         await connection.close(0)
     finally:
+        if stop_watching is not None and not eof.is_set():
+            stop_watching()
         for number in signals:
             loop.remove_signal_handler(number)
         await engine.offer.lifespan.stop()
