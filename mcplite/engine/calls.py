@@ -18,12 +18,12 @@ from typing import Any
 
 from mcplite.engine.handlers import Request, Written
 from mcplite.engine.lines import result_line
-from mcplite.engine.reads import read_contents
+from mcplite.engine.reads import request_context
 from mcplite.protocol.checks import cut
-from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError, is_request_id
+from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.projection import result_parts
 from mcplite.protocol.types import CallToolResult, TextContent
-from mcplite.protocol.versions import LOG_LEVEL_KEY, LOG_LEVELS, since
+from mcplite.protocol.versions import since
 from mcplite.tools.arguments import ArgumentError
 from mcplite.tools.context import Context
 from mcplite.tools.failures import ToolError, error_text
@@ -63,25 +63,6 @@ def call_tool(request: Request) -> Awaitable[bytes]:
     return _call(request, tool, arguments or {})
 
 
-def _context(request: Request) -> Context:
-    meta = request.meta
-    token = meta.get("progressToken")
-    if request.era == "modern":
-        level = meta.get(LOG_LEVEL_KEY)
-    else:
-        level = request.session.log_level or LOG_LEVELS[0]
-    return Context(
-        request_id=request.id,
-        protocol_version=request.version,
-        notify=request.notify,
-        progress_token=token if is_request_id(token) else None,
-        log_level=level,
-        cancelled=request.cancelled,
-        lifespan_state=request.engine.offer.lifespan.state,
-        read_resource=lambda uri: read_contents(request, uri),
-    )
-
-
 async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> bytes:
     version = request.version
     try:
@@ -91,7 +72,7 @@ async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any
         if since(version, "2025-11-25"):
             return result_line(request, written(error_result(message), version))
         raise RpcError(INVALID_PARAMS, message) from None
-    context = _context(request)
+    context = request_context(request)
     workers = request.engine.workers
     if tool.is_async:
         try:

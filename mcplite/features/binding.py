@@ -15,29 +15,11 @@ mcplite.tools.argument_errors.ArgumentError: argument 'n': expected an integer, 
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from mcplite.tools.annotations import read, type_hints
 from mcplite.tools.arguments import ArgumentBinder
-from mcplite.tools.context import Context
-
-
-def context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
-    """The parameters annotated ``Context`` (or ``Context | None``): they receive the request context."""
-    try:
-        hints = type_hints(function)
-    except TypeError:  # unresolvable hints: the schema reports them with the parameter's name
-        hints = {}
-    names = []
-    for name, parameter in inspect.signature(function).parameters.items():
-        shape = read(hints.get(name, parameter.annotation))
-        options = shape.args if shape.kind == "union" else (shape.annotation,)
-        if any(option is Context or option in ("Context", "mcplite.Context") for option in options):
-            names.append(name)
-    return tuple(names)
 
 
 def _takes_text(schema: dict[str, Any]) -> bool:

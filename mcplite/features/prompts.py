@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from mcplite.features.binding import StringBinder, context_parameters
+from mcplite.features.binding import StringBinder
 from mcplite.features.listing import Described
 from mcplite.payload.content import as_icons
 from mcplite.protocol.checks import shown
@@ -35,7 +35,7 @@ from mcplite.protocol.projection import project_block
 from mcplite.protocol.reading import read_block
 from mcplite.protocol.types import CONTENT_TYPES, ROLES, ContentBlock, TextContent
 from mcplite.protocol.wire import converter
-from mcplite.tools.context import Context
+from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.schema import description as doc_description
 
 Complete = Callable[[str], Iterable[str]]

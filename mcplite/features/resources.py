@@ -21,14 +21,14 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from mcplite.features.binding import StringBinder, context_parameters
+from mcplite.features.binding import StringBinder
 from mcplite.features.contents import Contents, contents_of
 from mcplite.features.listing import Described
 from mcplite.features.uri_templates import UriTemplate
 from mcplite.features.written import WrittenReads
 from mcplite.payload.content import as_annotations, as_icons
 from mcplite.protocol.checks import shown
-from mcplite.tools.context import Context
+from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.schema import description as doc_description
 from rvalues.json import JsonOptions
 

@@ -16,6 +16,7 @@ worker thread) and async tools alike:
 
 from __future__ import annotations
 
+import inspect
 import math
 import threading
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from typing import Any
 
 from mcplite.protocol.checks import check_plain_json
 from mcplite.protocol.versions import LOG_LEVELS, since
+from mcplite.tools.annotations import read, type_hints
 
 Notify = Callable[[str, dict[str, Any]], None]
 
@@ -150,3 +152,18 @@ class Context:
     def error(self, data: Any, logger: str | None = None) -> None:
         """``log("error", ...)``."""
         self.log("error", data, logger)
+
+
+def context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The parameters annotated ``Context`` (or ``Context | None``): they receive the request context."""
+    try:
+        hints = type_hints(function)
+    except TypeError:  # unresolvable hints: the schema reports them with the parameter's name
+        hints = {}
+    names = []
+    for name, parameter in inspect.signature(function).parameters.items():
+        shape = read(hints.get(name, parameter.annotation))
+        options = shape.args if shape.kind == "union" else (shape.annotation,)
+        if any(option is Context or option in ("Context", "mcplite.Context") for option in options):
+            names.append(name)
+    return tuple(names)

@@ -32,7 +32,7 @@ from mcplite.protocol.messages import ListToolsResult
 from mcplite.protocol.types import CallToolResult, EncodedJson, TextContent, Tool, ToolAnnotations
 from mcplite.tools.annotations import Shape, read, type_hints, type_name
 from mcplite.tools.arguments import ArgumentBinder
-from mcplite.tools.context import Context
+from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.frames import Misfit
 from mcplite.tools.output_check import can_validate, output_misfit
 from mcplite.tools.output_schema import NoOutputSchema, schema_of
@@ -51,21 +51,6 @@ def _outside_mcplite() -> int:
         frame = frame.f_back
         level += 1
     return level
-
-
-def _context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
-    """The parameters annotated ``Context`` (or ``Context | None``): they receive the request context."""
-    try:
-        hints = type_hints(function)
-    except TypeError:  # unresolvable hints: the schema reports them with the parameter's name
-        hints = {}
-    names = []
-    for name, parameter in inspect.signature(function).parameters.items():
-        shape = read(hints.get(name, parameter.annotation))
-        options = shape.args if shape.kind == "union" else (shape.annotation,)
-        if any(option is Context or option in ("Context", "mcplite.Context") for option in options):
-            names.append(name)
-    return tuple(names)
 
 
 def _tool_annotations(value: Any, owner: str) -> ToolAnnotations | None:
@@ -154,7 +139,7 @@ class RegisteredTool:
     ) -> None:
         self.function = function
         self.tool = tool
-        self.context_parameters = _context_parameters(function)
+        self.context_parameters = context_parameters(function)
         self.binder = ArgumentBinder(function, skip=self.context_parameters)
         self.is_async = inspect.iscoroutinefunction(function)
         self.structured = structured
