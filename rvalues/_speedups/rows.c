@@ -125,17 +125,7 @@ static int w_escape_from(Writer *w, Py_ssize_t mark)
     Py_ssize_t from = w->len, to = w->len + extra;
     while (from > mark) {
         unsigned char c = (unsigned char)d[--from];
-        char short_escape = 0;
-        switch (c) {
-        case '"': short_escape = '"'; break;
-        case '\\': short_escape = '\\'; break;
-        case '\b': short_escape = 'b'; break;
-        case '\f': short_escape = 'f'; break;
-        case '\n': short_escape = 'n'; break;
-        case '\r': short_escape = 'r'; break;
-        case '\t': short_escape = 't'; break;
-        default: break;
-        }
+        char short_escape = json_short_escape(c);
         if (short_escape) {
             d[--to] = short_escape;
             d[--to] = '\\';

@@ -32,6 +32,22 @@ static inline PyObject *column_object(const Column *col, Py_ssize_t i) /* borrow
 }
 void column_set_object(Column *col, Py_ssize_t i, PyObject *value); /* steals `value` */
 
+/* JSON's two-character escape of `c` (the letter after the backslash: '"', '\\', 'b', 'f', 'n',
+ * 'r', 't'), or 0 where `c` has none. */
+static inline char json_short_escape(unsigned int c)
+{
+    switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '\b': return 'b';
+    case '\f': return 'f';
+    case '\n': return 'n';
+    case '\r': return 'r';
+    case '\t': return 't';
+    default: return 0;
+    }
+}
+
 /* A new str: `prefix` followed by `n` ASCII bytes. */
 PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n);
 

@@ -60,17 +60,7 @@ static PyObject *escape_one(PyObject *text, int solidus, int ascii)
     prev = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, in, i);
-        char short_escape = 0;
-        switch (c) {
-        case '\\': short_escape = '\\'; break;
-        case '"': short_escape = '"'; break;
-        case '\b': short_escape = 'b'; break;
-        case '\f': short_escape = 'f'; break;
-        case '\n': short_escape = 'n'; break;
-        case '\r': short_escape = 'r'; break;
-        case '\t': short_escape = 't'; break;
-        default: break;
-        }
+        char short_escape = json_short_escape(c);
         if (short_escape) {
             PyUnicode_WRITE(okind, od, at++, '\\');
             PyUnicode_WRITE(okind, od, at++, short_escape);
