@@ -24,6 +24,7 @@ from mcplite.payload.rjson import (
     keep_notes,
     options_in_force,
     strip_json_class,
+    unrepresentable,
 )
 from mcplite.protocol.checks import check_utf8
 from mcplite.protocol.spliced import SplicedText
@@ -117,7 +118,7 @@ def encode_value_json(value: Any, where: str = "value", options: JsonOptions | N
     try:
         return encode_plain(value, options, _leaf, where)
     except RValueError as err:
-        raise keep_notes(ValueError(f"{where} cannot be represented as JSON: {err}"), err) from None
+        raise unrepresentable(where, err) from None
 
 
 def encode_structured(value: Any, options: JsonOptions) -> EncodedJson | None:

@@ -94,6 +94,15 @@ def keep_notes(error: ErrorT, cause: BaseException) -> ErrorT:
     return error
 
 
+def unrepresentable(where: str, cause: RValueError) -> ValueError:
+    """The error for a value jsonlite refuses to write, keeping the notes of rvalues' ``cause``.
+
+    >>> unrepresentable("value", RValueError("a function has no JSON"))
+    ValueError('value cannot be represented as JSON: a function has no JSON')
+    """
+    return keep_notes(ValueError(f"{where} cannot be represented as JSON: {cause}"), cause)
+
+
 def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = None) -> str:
     """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte);
     ``options``: those options, where the caller has read them already.
@@ -105,7 +114,7 @@ def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = N
     try:
         return encode_with(strip_json_class(x), options or options_in_force())
     except RValueError as err:
-        raise keep_notes(ValueError(f"{where} cannot be represented as JSON: {err}"), err) from None
+        raise unrepresentable(where, err) from None
 
 
 def encode_json_escaped(x: RValue, where: str = "value", options: JsonOptions | None = None) -> bytes:
@@ -119,7 +128,7 @@ def encode_json_escaped(x: RValue, where: str = "value", options: JsonOptions | 
     try:
         return encode_escaped_with(strip_json_class(x), options or options_in_force())
     except RValueError as err:
-        raise keep_notes(ValueError(f"{where} cannot be represented as JSON: {err}"), err) from None
+        raise unrepresentable(where, err) from None
 
 
 def read_back(text: str, where: str = "value") -> Payload:

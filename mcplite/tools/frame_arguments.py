@@ -30,6 +30,7 @@ import rvalues as rv
 from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields
 from mcplite.tools.argument_errors import Invalid, mismatch
 from mcplite.tools.frames import cell_shape
+from mcplite.tools.json_schemas import object_schema
 from mcplite.tools.output_schema import r_class_of, value_schema, with_forms
 
 _NA_TEXT = "NA"
@@ -51,10 +52,7 @@ def frame_input_schema(shape: Shape) -> dict[str, Any]:
     properties = {
         name: input_cell_schema(read(annotation)) for name, annotation, _ in record_fields(shape.item)
     }
-    return {
-        "type": "array",
-        "items": {"type": "object", "properties": properties, "additionalProperties": False},
-    }
+    return {"type": "array", "items": object_schema(properties, [])}
 
 
 def _number(value: Any) -> float:

@@ -25,6 +25,7 @@ from typing import Any
 import rvalues as rv
 from mcplite.payload.rjson import options_in_force
 from mcplite.tools.annotations import Shape, read, record_fields, type_name
+from mcplite.tools.json_schemas import object_schema
 from rvalues.json import JsonOptions
 
 DATE_PATTERN = "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}$"
@@ -194,21 +195,13 @@ def _schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...]) -> d
         fields = record_fields(shape.annotation)
         properties = {name: schema_of(read(annotation), options, within) for name, annotation, _ in fields}
         required = [name for name, _, is_required in fields if is_required or kind == "record"]
-        return _object(properties, required)
+        return object_schema(properties, required)
     if kind == "frame":
         cells = {
             name: cell_schema(read(annotation), options) for name, annotation, _ in record_fields(shape.item)
         }
-        row = _object(
+        row = object_schema(
             {name: cell for name, (cell, _) in cells.items()}, [n for n, (_, r) in cells.items() if r]
         )
         return {"type": "array", "items": row}
     raise NoOutputSchema(f"{type_name(shape.annotation)} has no output schema")
-
-
-def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    schema["additionalProperties"] = False
-    return schema

@@ -37,6 +37,7 @@ from mcplite.tools.annotations import (
     type_name,
 )
 from mcplite.tools.frame_arguments import frame_input_schema
+from mcplite.tools.json_schemas import object_schema
 
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
@@ -108,7 +109,7 @@ def input_schema(func: Callable[..., Any], *, skip: Collection[str] = ()) -> dic
         properties[parameter.name] = schema
     if not properties:
         return {"type": "object", "additionalProperties": False}
-    return _object_schema(properties, required)
+    return object_schema(properties, required)
 
 
 def description(func: Callable[..., Any]) -> str | None:
@@ -267,7 +268,7 @@ def _typeddict_schema(cls: Any, classes: tuple[type, ...]) -> dict[str, Any]:
             )
     properties = {key: _schema(hint, (*classes, cls)) for key, hint in hints.items()}
     required = [key for key in hints if key in cls.__required_keys__]
-    return _object_schema(properties, required)
+    return object_schema(properties, required)
 
 
 def _marked_required(hint: Any) -> bool | None:
@@ -291,15 +292,7 @@ def _class_schema(cls: type, classes: tuple[type, ...]) -> dict[str, Any]:
         elif default is not inspect.Parameter.empty:
             _add_default(schema, default)
         properties[name] = schema
-    return _object_schema(properties, required)
-
-
-def _object_schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    schema["additionalProperties"] = False
-    return schema
+    return object_schema(properties, required)
 
 
 def _add_default(schema: dict[str, Any], default: Any) -> None:
