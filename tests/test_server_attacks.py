@@ -5,6 +5,7 @@ huge integers, hostile hosts and bodies, sessions that are never closed, secrets
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import io
 import json
@@ -25,6 +26,7 @@ import pytest
 import mcplite
 from mcplite.http import McpHttpApp
 from tests.servers import hostile
+from tests.serving import free_port, served
 from tests.test_server_stdio import Wire
 
 httpx = pytest.importorskip("httpx")
@@ -57,28 +59,12 @@ def text_of(value: Any) -> str:
 @pytest.fixture
 def serve() -> Iterator[Any]:
     """Serve an app on a free loopback port (``serve(app)`` gives its base URL); stopped after the test."""
-    servers: list[tuple[Any, threading.Thread]] = []
+    with contextlib.ExitStack() as servers:
 
-    def start(app: McpHttpApp, host: str = "127.0.0.1") -> str:
-        with socket.socket() as probe:
-            probe.bind((host, 0))
-            port = probe.getsockname()[1]
-        server = uvicorn.Server(
-            uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
-        )
-        thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-        thread.start()
-        servers.append((server, thread))
-        deadline = time.monotonic() + 10
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline
-            time.sleep(0.01)
-        return f"http://{host}:{port}"
+        def start(app: McpHttpApp, host: str = "127.0.0.1") -> str:
+            return servers.enter_context(served(app, host, lifespan="off"))
 
-    yield start
-    for server, thread in servers:
-        server.should_exit = True
-        thread.join(10)
+        yield start
 
 
 async def _hang_up(port: int, body: bytes, after: float) -> None:
@@ -654,9 +640,7 @@ class _HttpHostile:
     """The hostile server over HTTP in its own process, on a free loopback port."""
 
     def __init__(self, grace: float) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         env = {**os.environ, "HOSTILE_PORT": str(self.port), "HOSTILE_GRACE": str(grace)}
         self.proc = subprocess.Popen(
             [sys.executable, str(HOSTILE)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE

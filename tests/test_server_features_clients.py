@@ -10,17 +10,13 @@ import contextlib
 import dataclasses
 import json
 import os
-import socket
 import sys
-import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-import uvicorn
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
@@ -29,6 +25,7 @@ from mcp_types import PromptReference, ResourceTemplateReference
 from mcplite.features.contents import contents_of
 from tests.sdk_handshake import offered_handshake
 from tests.servers import features
+from tests.serving import served
 
 pytest.importorskip("fastmcp")
 from fastmcp import Client as FastClient
@@ -63,28 +60,10 @@ CONFIGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    port = free_port()
-    config = uvicorn.Config(
-        features.server.asgi_app(), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(10)
+    with served(features.server.asgi_app(), lifespan="on") as base:
+        yield base + "/mcp"
 
 
 @pytest.fixture(scope="module")

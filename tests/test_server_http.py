@@ -12,7 +12,6 @@ import asyncio
 import base64
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -26,6 +25,7 @@ import pytest
 import mcplite
 from mcplite.http import HttpOptions, McpHttpApp
 from tests.servers import everything
+from tests.serving import served
 
 httpx = pytest.importorskip("httpx")
 uvicorn = pytest.importorskip("uvicorn")
@@ -77,21 +77,8 @@ def base() -> Iterator[str]:
         app = small if path.startswith("/small") else guarded if path.startswith("/auth") else main
         await app(scope, receive, send)
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(router, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    )
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with served(router, lifespan="off") as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,8 @@ import contextlib
 import dataclasses
 import json
 import os
-import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -28,7 +26,6 @@ import httpx
 import pytest
 
 pytest.importorskip("uvicorn")
-import uvicorn
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
@@ -36,6 +33,7 @@ from mcp_types import CallToolResult
 import mcplite
 from tests.sdk_handshake import offered_handshake
 from tests.servers import everything
+from tests.serving import free_port, served
 
 pytest.importorskip("fastmcp")
 from fastmcp import Client as FastClient
@@ -45,29 +43,11 @@ TIMEOUT = 20.0
 INVALID_PARAMS = -32602
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     """The everything server's MCP endpoint, served by uvicorn in a background thread."""
-    port = free_port()
-    config = uvicorn.Config(
-        everything.server.asgi_app(), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(10)
+    with served(everything.server.asgi_app(), lifespan="on") as base:
+        yield base + "/mcp"
 
 
 @dataclasses.dataclass(frozen=True)

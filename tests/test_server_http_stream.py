@@ -5,15 +5,13 @@ opened; one stream per session (409 for a second); it ends with the session."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.servers import features
+from tests.serving import served
 from tests.test_server_http import HEADERS, initialize, rpc, session_headers
 
 httpx = pytest.importorskip("httpx")
@@ -22,20 +20,8 @@ uvicorn = pytest.importorskip("uvicorn")
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = features.server.asgi_app(sse_keepalive=0.3)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(10)
+    with served(features.server.asgi_app(sse_keepalive=0.3)) as base:
+        yield base + "/mcp"
 
 
 def events(lines: Iterator[str]) -> Iterator[Any]:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_server_http_clients import MODERN_META, ROOT, free_port
+from tests.serving import free_port
+from tests.test_server_http_clients import MODERN_META, ROOT
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")

@@ -14,8 +14,6 @@ import dataclasses
 import json
 import os
 import sys
-import threading
-import time
 import typing
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -29,11 +27,10 @@ from mcp.client.stdio import stdio_client
 import mcplite
 from tests.sdk_handshake import offered_handshake
 from tests.servers import typed
-from tests.test_server_http_clients import free_port
+from tests.serving import served
 
 pytest.importorskip("fastmcp")
 pytest.importorskip("uvicorn")
-import uvicorn
 from fastmcp import Client as FastClient
 from fastmcp.client.transports import StdioTransport
 from fastmcp.exceptions import ToolError
@@ -72,18 +69,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    port = free_port()
-    config = uvicorn.Config(typed.server.asgi_app(), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="uvicorn-typed", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(10)
+    with served(typed.server.asgi_app()) as base:
+        yield base + "/mcp"
 
 
 @dataclasses.dataclass
