@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import numpy as np
 import pyarrow as pa
 
 from tests.conftest import RSCRIPT
@@ -47,7 +48,7 @@ def _floats() -> pa.Table:
         {
             "f32": pa.array([1.5, None, NAN, float("inf")], pa.float32()),
             "f64": pa.array([0.1, None, NAN, -1e-300], pa.float64()),
-            "f16": pa.array([0.5, NAN, None, -2.0], pa.float16()),
+            "f16": pa.array(np.array([0.5, NAN, 0, -2.0], np.float16), mask=np.array([0, 0, 1, 0], bool)),
         }
     )
 

@@ -84,7 +84,8 @@ def from_arrow(obj: Any, *, where: str = "Arrow array") -> RValue:
     elif hasattr(obj, "__arrow_c_stream__"):
         chunked = pa.chunked_array(obj)
         if pa.types.is_struct(chunked.type):  # a stream of record batches: a table
-            return _table(pa.Table.from_struct_array(chunked))
+            batches = [pa.RecordBatch.from_struct_array(chunk) for chunk in chunked.chunks]
+            return _table(pa.Table.from_batches(batches, schema=pa.schema(list(chunked.type))))
         array = combined(chunked)
     elif hasattr(obj, "__arrow_c_array__"):
         array = pa.array(obj)

@@ -142,10 +142,14 @@ def _values_of_width(array: Any, dtype: np.dtype) -> np.ndarray:
 def _strings(array: Any, where: str) -> RValue:
     """string / large_string / string_view as character: Python strings made by Arrow, NUL checked
     in Arrow's bytes (Arrow strings are valid UTF-8, so NUL is all R refuses)."""
+    checkable = True
     if pyarrow().types.is_string_view(array.type):
-        array = array.cast(pyarrow().large_string())
+        try:
+            array = array.cast(pyarrow().large_string())
+        except pyarrow().ArrowNotImplementedError:  # pyarrow 17 cannot: its strings are checked in Python
+            checkable = False
     out = array.to_numpy(zero_copy_only=False)  # null -> None
-    checked = len(out) >= _CHECK_BYTES_FROM and not has_nul(array)
+    checked = checkable and len(out) >= _CHECK_BYTES_FROM and not has_nul(array)
     try:
         return build("character", freeze(out, checked=checked))
     except RValueError as err:

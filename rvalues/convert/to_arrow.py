@@ -88,7 +88,11 @@ def _cast(values: Any, kind: Any) -> Any:
         values = views.from_arrays(starts, sizes, values.values, mask=values.is_null())
     try:
         return values.cast(kind)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+    except pa.ArrowNotImplementedError:
+        if pa.types.is_string_view(kind):  # pyarrow 17 casts no string to string_view; it builds them
+            return pa.array(values.to_numpy(zero_copy_only=False), kind)
+        return values
+    except pa.ArrowInvalid:
         return values
 
 
