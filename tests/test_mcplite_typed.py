@@ -13,6 +13,8 @@ import datetime
 import itertools
 import json
 import math
+import subprocess
+import sys
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import attrs
@@ -322,6 +324,20 @@ def test_validate_output_checks_a_hand_written_schema_on_each_call() -> None:
     assert "mean is str ('NaN'), expected type 'number'" in result.content[0].text  # type: ignore[union-attr]
     fine = registered.to_result({"mean": 1.5})
     assert not fine.is_error and fine.structured_content == {"mean": 1.5}
+
+
+def test_jsonschema_is_imported_at_the_first_check_not_with_mcplite() -> None:
+    """With its format checkers installed, jsonschema takes a second or more to import: a server
+    that never checks a hand-written schema does not pay it at start-up."""
+    code = (
+        "import sys, mcplite\n"
+        "server = mcplite.McpServer('t')\n"
+        "print('jsonschema' in sys.modules)\n"
+        "mcplite.tools.output_check.output_misfit({'type': 'object'}, {})\n"
+        "print('jsonschema' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
 
 
 def test_without_validate_output_the_server_sends_what_the_schema_forbids() -> None:

@@ -12,26 +12,31 @@ True
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from typing import Any
 
 from mcplite.protocol.checks import shown
 from mcplite.tools.frames import join
 
-try:
-    import jsonschema
-except ImportError:  # an optional dependency: only validate_output=True needs it
-    jsonschema = None
-
 
 def can_validate() -> bool:
-    """Whether jsonschema is there to check hand-written schemas."""
-    return jsonschema is not None
+    """Whether jsonschema (an optional dependency: only ``validate_output=True`` needs it) is there."""
+    return importlib.util.find_spec("jsonschema") is not None
+
+
+def _jsonschema() -> Any:
+    """jsonschema, imported at the first check, not with mcplite: with its format checkers installed
+    it takes a second or more to import, which every server would pay at start-up."""
+    try:
+        return importlib.import_module("jsonschema")
+    except ImportError:
+        raise RuntimeError("validate_output=True needs jsonschema (pip install jsonschema)") from None
 
 
 def output_misfit(schema: dict[str, Any], value: Any) -> str | None:
     """Where and how ``value`` does not fit ``schema``, or None when it fits."""
-    if jsonschema is None:
-        raise RuntimeError("validate_output=True needs jsonschema (pip install jsonschema)")
+    jsonschema = _jsonschema()
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(value))
     if error is None:
