@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_writers import frames
 
 import mcplite
 import rvalues as rv
-from mcplite.payload.returned import encode_value_json
+from mcplite.features.contents import contents_of, contents_wire
+from mcplite.features.written import write_contents
+from mcplite.payload.returned import encode_value_json, escaped_frame_json
 from mcplite.testing import Client
+from rvalues.json import JsonOptions
 
 
 def test_an_r_value_is_written_once_and_a_pandas_frame_every_time() -> None:
@@ -90,3 +98,35 @@ def test_tools_read_resources_sync_and_async() -> None:
             assert client.call_tool(tool, {"uri": "data://sync/3"}).text == "[0,1,2]"
             assert client.call_tool(tool, {"uri": "data://async"}).text == "async at 2025-11-25"
         assert "no resource or template serves 'data://nothing'" in client.call_tool("missing").text
+
+
+VERSIONS = ("2024-11-05", "2025-06-18", "2026-07-28")
+
+
+def _dumped(value: object, uri: str, options: JsonOptions, version: str) -> bytes:
+    """The oracle: the contents as ``json.dumps`` writes them, text escaped a second time."""
+    wire = [contents_wire(item, version) for item in contents_of(value, uri, None, options)]
+    return json.dumps(wire, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(frames(), st.sampled_from(["rows", "columns"]), st.sampled_from(VERSIONS))
+def test_a_frame_read_is_the_bytes_json_dumps_writes(df: pd.DataFrame, layout: str, version: str) -> None:
+    """A frame of more than a few rows is spliced in as the compiled writer escaped it (the pure
+    writer writes it and json.dumps escapes it): the same bytes either way."""
+    options = JsonOptions(dataframe=layout, auto_unbox=True, null="null")
+    for value in (df, rv.as_r(df)):
+        assert write_contents(value, "data://x", None, options, version) == _dumped(
+            value, "data://x", options, version
+        )
+
+
+def test_a_large_frame_read_is_spliced_under_the_compiled_writer() -> None:
+    df = pd.DataFrame({"s": ['q"\\\n\u2028é😀', None] * 20, "x": [1.5, float("nan")] * 20})
+    x = rv.as_r(df)
+    options = JsonOptions(auto_unbox=True, null="null")
+    spliced = escaped_frame_json(x, "resource data://x", options)
+    assert (spliced is not None) == (rv.json.backend() == "c")
+    got = write_contents(df, "data://x", None, options, "2025-11-25")
+    assert got == _dumped(df, "data://x", options, "2025-11-25")
+    assert json.loads(got)[0]["text"] == encode_value_json(df, options=options)

@@ -32,11 +32,7 @@ def contents_of(
     """The contents a resource's return value stands for (``uri`` and ``mime_type`` its own)."""
     if isinstance(value, (TextResourceContents, BlobResourceContents)):
         return [value]
-    if (
-        isinstance(value, list)
-        and value
-        and all(isinstance(item, (TextResourceContents, BlobResourceContents)) for item in value)
-    ):
+    if is_contents_list(value):
         return list(value)
     if isinstance(value, str):
         return [TextResourceContents(uri, value, mime_type=mime_type or "text/plain")]
@@ -45,6 +41,21 @@ def contents_of(
         return [BlobResourceContents(uri, blob, mime_type=mime_type or "application/octet-stream")]
     text = encode_value_json(value, f"resource {uri}", options)
     return [TextResourceContents(uri, text, mime_type=mime_type or JSON_MIME)]
+
+
+def is_contents_list(value: Any) -> bool:
+    """Whether ``value`` is a non-empty list of contents objects (taken as they are)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, (TextResourceContents, BlobResourceContents)) for item in value)
+    )
+
+
+def is_json_contents(value: Any) -> bool:
+    """Whether :func:`contents_of` writes ``value`` as its JSON (not text, a blob or contents)."""
+    kept = (str, bytes, bytearray, memoryview, TextResourceContents, BlobResourceContents)
+    return not isinstance(value, kept) and not is_contents_list(value)
 
 
 def contents_wire(contents: Contents, version: str) -> dict[str, Any]:

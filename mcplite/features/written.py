@@ -17,26 +17,36 @@ True
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Any
 
-from mcplite.features.contents import contents_of, contents_wire
+from mcplite.features.contents import JSON_MIME, contents_of, contents_wire, is_json_contents
+from mcplite.payload.returned import escaped_frame_json, to_r
 from mcplite.payload.rjson import options_in_force
+from mcplite.protocol.jsonrpc import EscapedString, encode_json_bytes
+from mcplite.protocol.types import TextResourceContents
 from mcplite.protocol.versions import since
 from rvalues import RValue
 from rvalues.json import JsonOptions
+from rvalues.json.plain import can_encode_plain
 
 
 def write_contents(value: Any, uri: str, mime_type: str | None, options: JsonOptions, version: str) -> bytes:
-    """The ``contents`` array of a read of ``value`` as strict JSON bytes (raises ``ValueError``)."""
-    wire = [contents_wire(item, version) for item in contents_of(value, uri, mime_type, options)]
-    text = json.dumps(wire, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise ValueError(f"the contents hold text that is not valid Unicode ({err.reason})") from None
+    """The ``contents`` array of a read of ``value`` as strict JSON bytes (raises ``ValueError``).
+
+    A data frame of more than a few rows goes into them as the compiled writer escaped it while
+    writing it, instead of being written and then escaped a second time by ``json.dumps``.
+    """
+    if is_json_contents(value) and not can_encode_plain(value, options):
+        value = to_r(value, f"resource {uri}")  # once: contents_of takes an R value as it is
+        escaped = escaped_frame_json(value, f"resource {uri}", options)
+        if escaped is not None:
+            spliced = contents_wire(TextResourceContents(uri, "", mime_type=mime_type or JSON_MIME), version)
+            spliced["text"] = EscapedString(escaped)
+            return encode_json_bytes([spliced])
+    contents = contents_of(value, uri, mime_type, options)
+    return encode_json_bytes([contents_wire(item, version) for item in contents])
 
 
 class WrittenReads:

@@ -172,12 +172,27 @@ def ordinary_block(value: Any, options: JsonOptions) -> TextContent:
     if isinstance(value, str) or backend() != "c" or can_encode_plain(value, options):
         return TextContent(ordinary_text(value, options))
     x = to_r(value, "return value")
-    if r_class(x)[:1] == ("data.frame",) and _rows(x) > SMALL_ROWS:
-        try:
-            return SplicedText.from_escaped(encode_json_escaped(x, "return value", options))
-        except UnicodeEncodeError:
-            pass  # a lone surrogate: the text block refuses it below, naming the field
+    escaped = escaped_frame_json(x, "return value", options)
+    if escaped is not None:
+        return SplicedText.from_escaped(escaped)
     return TextContent(_r_text(x, options))
+
+
+def escaped_frame_json(x: RValue, where: str, options: JsonOptions) -> bytes | None:
+    """The JSON of a data frame of more than a few rows, escaped as a JSON string's inside by the
+    compiled writer as it writes it (one pass, for splicing into a line); None for any other value,
+    under the pure writer, or for a text with a lone surrogate (which its caller refuses by name).
+
+    >>> import rvalues as rv
+    >>> escaped_frame_json(rv.data_frame(x=[1.5]), "value", options_in_force()) is None  # few rows
+    True
+    """
+    if backend() != "c" or r_class(x)[:1] != ("data.frame",) or _rows(x) <= SMALL_ROWS:
+        return None
+    try:
+        return encode_json_escaped(x, where, options)
+    except UnicodeEncodeError:
+        return None
 
 
 def _rows(x: RValue) -> int:

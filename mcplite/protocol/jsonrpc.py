@@ -114,16 +114,30 @@ def encode_line(message: dict[str, Any]) -> bytes:
 
     Raises ``ValueError`` for anything that is not strict JSON.
     """
+    return _encode(message, b"\n")
+
+
+def encode_json_bytes(value: Any) -> bytes:
+    """Any JSON value as strict JSON bytes, as :func:`encode_line` writes a message (without the
+    newline): an :class:`EscapedString` in it goes in as its bytes.
+
+    >>> encode_json_bytes([{"text": EscapedString(b"hi"), "n": 1}])
+    b'[{"text":"hi","n":1}]'
+    """
+    return _encode(value, b"")
+
+
+def _encode(value: Any, end: bytes) -> bytes:
     try:
-        text = _dumps(message)
+        text = _dumps(value)
     except TypeError:
         spliced: list[bytes] = []
-        text = _dumps(_with_holes(message, spliced))
+        text = _dumps(_with_holes(value, spliced))
         if spliced:
-            return _spliced_line(message, text, spliced)
+            return _spliced(value, text, spliced, end)
         raise
     try:
-        return text.encode("utf-8") + b"\n"
+        return text.encode("utf-8") + end
     except UnicodeEncodeError as err:
         raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
 
@@ -155,17 +169,17 @@ def _decoded(value: Any) -> Any:
     return value
 
 
-def _spliced_line(message: dict[str, Any], text: str, spliced: list[bytes]) -> bytes:
+def _spliced(value: Any, text: str, spliced: list[bytes], end: bytes) -> bytes:
     try:
         parts = text.encode("utf-8").split(_HOLE_BYTES)
     except UnicodeEncodeError as err:
         raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
     if len(parts) != len(spliced) + 1:  # a text of the message holds the hole itself: no splicing
-        return encode_line(_decoded(message))
+        return _encode(_decoded(value), end)
     pieces = [parts[0]]
     for escaped, part in zip(spliced, parts[1:], strict=True):
         pieces += [b'"', escaped, b'"', part]
-    pieces.append(b"\n")
+    pieces.append(end)
     return b"".join(pieces)
 
 
@@ -181,7 +195,15 @@ def encode_result_line(request_id: RequestId, result: dict[str, Any], written: d
     head = encode_line({"jsonrpc": "2.0", "id": request_id, "result": result})
     if not written:
         return head
-    members = b",".join(json.dumps(name).encode("utf-8") + b":" + value for name, value in written.items())
     # the line ends with the result's closing brace, the message's, and the newline
     body = head[:-3]
-    return body + (b"" if body.endswith(b"{") else b",") + members + b"}}\n"
+    pieces = [body]
+    for name, value in written.items():  # one join: a written value may be megabytes, copied once
+        pieces += [
+            b"," if len(pieces) > 1 or not body.endswith(b"{") else b"",
+            json.dumps(name).encode(),
+            b":",
+            value,
+        ]
+    pieces.append(b"}}\n")
+    return b"".join(pieces)
