@@ -71,8 +71,11 @@ def parse_message(line: bytes) -> Any:
 
 
 def is_request_id(value: Any) -> bool:
-    """Request ids are strings or integers (never null, booleans or fractions)."""
-    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+    """Request ids are strings or integers (never null, booleans or fractions); a string must be
+    one an answer can echo (no lone surrogate, which UTF-8 cannot carry)."""
+    if isinstance(value, str):
+        return _encodable(value)
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def response(request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
@@ -81,8 +84,37 @@ def response(request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def error_response(request_id: RequestId | None, error: RpcError) -> dict[str, Any]:
-    """An error response; ``id`` is null where the request's id could not be read."""
-    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_wire()}
+    """An error response; ``id`` is null where the request's id could not be read.
+
+    It can always be sent: a client's text quoted in it that UTF-8 cannot carry (a lone surrogate
+    in a tool name, a URI, an argument) is shown as its escape.
+
+    >>> error_response(3, RpcError(-32602, "Unknown tool: a\\udcff"))["error"]["message"]
+    'Unknown tool: a\\\\udcff'
+    """
+    echoed = request_id if not isinstance(request_id, str) or _encodable(request_id) else None
+    return {"jsonrpc": "2.0", "id": echoed, "error": _visible(error.to_wire())}
+
+
+def _encodable(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _visible(value: Any) -> Any:
+    """``value`` with each lone surrogate of its strings written as its escape (``\\udcff``)."""
+    if isinstance(value, str):
+        return value if _encodable(value) else value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_visible(key): _visible(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_visible(item) for item in value]
+    return value
 
 
 def notification(method: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -108,12 +108,16 @@ class _Lines:
 def _hand_on(
     items: list[bytes | int], on_line: Callable[[bytes], None], on_oversize: Callable[[int], None]
 ) -> None:
-    """Hand each line (blank ones skipped) or oversize report on."""
+    """Hand each line (blank ones skipped) or oversize report on. A message that fails in a way
+    nothing foresaw is logged, and the lines after it are read all the same."""
     for item in items:
-        if isinstance(item, int):
-            on_oversize(item)
-        elif item.strip():
-            on_line(item)
+        try:
+            if isinstance(item, int):
+                on_oversize(item)
+            elif item.strip():
+                on_line(item)
+        except Exception:
+            log.exception("a message could not be handled; reading on")
 
 
 def _read_messages(

@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 
+import pandas as pd
+
 import mcplite
 
 server = mcplite.McpServer("hostile", mask_error_details=os.environ.get("HOSTILE_MASK", "1") != "0")
@@ -53,6 +55,18 @@ def slow(seconds: float) -> str:
 def echo(x: int) -> int:
     """Return the integer."""
     return x
+
+
+@server.resource("data://unsendable")
+def unsendable() -> pd.DataFrame:
+    """A frame of more rows than the compiled writer leaves to Python, one string not UTF-8."""
+    return pd.DataFrame({"s": pd.Series(["ok"] * 20 + ["a\udcffb"], dtype=object)})
+
+
+@server.prompt
+def greet(name: str) -> str:
+    """Greet someone by name."""
+    return f"Hello, {name}"
 
 
 if __name__ == "__main__":
