@@ -11,7 +11,7 @@ answers it with ``{"resultType": "complete", "_meta": {subscriptionId: <id>}}``.
 >>> read_filter({"toolsListChanged": True, "resourceSubscriptions": ["data://x"]})
 ({'tools'}, ['data://x'])
 >>> refine({"tools": {"listChanged": False}, "resources": {}})
-{'tools': {'listChanged': True}, 'resources': {'subscribe': True, 'listChanged': True}}
+{'tools': {'listChanged': True}, 'resources': {'listChanged': True, 'subscribe': True}}
 """
 
 from __future__ import annotations
