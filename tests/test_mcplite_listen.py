@@ -9,6 +9,7 @@ import json
 import os
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -169,6 +170,34 @@ async def test_a_server_stopping_ends_the_sdk_clients_loop_over_http() -> None:
                 async with client.listen(tools_list_changed=True) as sub:
                     stop()
                     assert [event async for event in sub] == []
+
+
+async def test_a_signal_ends_listens_at_once_over_http(tmp_path: Path) -> None:
+    """``server.run(transport="http")``: SIGTERM answers the listen requests at once, long before
+    the requests in flight' shutdown grace (60 s) is over."""
+    port = free_port()
+    with (tmp_path / "stderr.log").open("w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(SERVER), "http", str(port)], stderr=log, env=environment()
+        )
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while socket.socket().connect_ex(("127.0.0.1", port)) != 0:
+            assert process.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        address = f"http://127.0.0.1:{port}/mcp"
+        async with Client(address, mode=MODERN, read_timeout_seconds=TIMEOUT) as client:
+            with anyio.fail_after(TIMEOUT):
+                async with client.listen(tools_list_changed=True) as sub:
+                    started = time.monotonic()
+                    process.send_signal(signal.SIGTERM)
+                    assert [event async for event in sub] == []
+                    assert time.monotonic() - started < 10
+        assert process.wait(TIMEOUT) in (0, -signal.SIGTERM)  # uvicorn raises the signal again as it exits
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
 
 
 # -- the wire, over stdio: schema, cancellation, shutdown ------------------------------------------

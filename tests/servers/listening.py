@@ -1,13 +1,15 @@
 """An MCP server whose tools say that its resources, prompts and tools changed, for the
 ``subscriptions/listen`` tests (tests/test_mcplite_listen.py).
 
-Run it as a script (``python tests/servers/listening.py``: stdio), or serve ``server.asgi_app()``.
+Run it as a script (``python tests/servers/listening.py``: stdio; ``... http PORT``: HTTP), or serve
+``server.asgi_app()``.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 
 import mcplite
 
@@ -62,4 +64,7 @@ def stop() -> bool:
 
 
 if __name__ == "__main__":
-    server.run()
+    if sys.argv[1:2] == ["http"]:  # python tests/servers/listening.py http PORT
+        server.run(transport="http", port=int(sys.argv[2]), shutdown_grace=60)
+    else:
+        server.run()
