@@ -357,3 +357,39 @@ def test_capabilities_say_what_listen_honours() -> None:
     # the legacy era is as it was: resources/subscribe, and no list changes of prompts or tools
     assert legacy["resources"] == {"subscribe": True, "listChanged": True}
     assert legacy["prompts"] == {} and legacy["tools"] == {"listChanged": False}
+
+
+def test_over_http_the_answer_is_a_stream_and_leaving_it_ends_the_listen(url: str) -> None:
+    """The POST is answered with ``text/event-stream``: the acknowledgement (schema-checked) and the
+    notifications; the client closing the stream is forgotten by the hub."""
+    httpx = pytest.importorskip("httpx")
+    hub = listening.server.engine.offer.subscriptions
+    meta = {PROTOCOL_VERSION_KEY: MODERN, CLIENT_CAPABILITIES_KEY: {}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": "h",
+        "method": "subscriptions/listen",
+        "params": {"notifications": {"resourceSubscriptions": ["notes://two"]}, "_meta": meta},
+    }
+    headers = {
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "subscriptions/listen",
+    }
+    with (
+        httpx.Client(timeout=TIMEOUT) as http,
+        http.stream("POST", url, json=body, headers=headers) as answer,
+    ):
+        assert answer.status_code == 200 and answer.headers["content-type"] == "text/event-stream"
+        events = (json.loads(line[6:]) for line in answer.iter_lines() if line.startswith("data: "))
+        ack = next(events)
+        check(ack, "SubscriptionsAcknowledgedNotification", MODERN)
+        assert ack["params"]["_meta"] == {SUBSCRIPTION: "h"}
+        assert hub.streams >= 1 and listening.server.notify_resource_updated("notes://two") >= 1
+        updated = next(events)
+        check(updated, "ResourceUpdatedNotification", MODERN)
+        assert updated["params"] == {"uri": "notes://two", "_meta": {SUBSCRIPTION: "h"}}
+    deadline = time.monotonic() + TIMEOUT
+    while hub.streams:  # the server hears the client leave
+        assert time.monotonic() < deadline, "the listen outlived its stream"
+        time.sleep(0.05)
