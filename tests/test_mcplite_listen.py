@@ -24,6 +24,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ToolsListChanged
 
+from mcplite.engine.listening import closing_line
 from mcplite.protocol.versions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY
 from mcplite.testing import Client as OwnClient
 from mcplite.testing import RequestError
@@ -393,3 +394,13 @@ def test_over_http_the_answer_is_a_stream_and_leaving_it_ends_the_listen(url: st
     while hub.streams:  # the server hears the client leave
         assert time.monotonic() < deadline, "the listen outlived its stream"
         time.sleep(0.05)
+
+
+def test_the_answer_an_http_server_sends_as_it_cancels_a_listen_fits_the_schema() -> None:
+    message = {"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {}}
+    line = closing_line(listening.server.engine, message, MODERN)
+    assert line is not None
+    answer = json.loads(line)
+    check(answer["result"], "SubscriptionsListenResult", MODERN)
+    assert answer["id"] == 9 and answer["result"]["_meta"][SUBSCRIPTION] == 9
+    assert closing_line(listening.server.engine, {**message, "method": "tools/call"}, MODERN) is None

@@ -23,7 +23,7 @@ from typing import Any
 
 from mcplite.engine.handlers import Engine, Method, Request
 from mcplite.engine.lines import encode
-from mcplite.features.subscriptions import LIST_KINDS, Stream
+from mcplite.features.subscriptions import LIST_KINDS, SUBSCRIPTION_ID_KEY, Stream
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError, is_request_id
 from mcplite.protocol.versions import MODERN_VERSIONS, SERVER_INFO_KEY
 
@@ -105,11 +105,12 @@ def closing_line(engine: Engine, message: Any, version: Any) -> bytes | None:
     """The answer that ends a ``subscriptions/listen`` request ``message`` served at ``version``
     when the server stops, where the transport cannot reach the request's task first (an HTTP
     server that cancels what outlives its shutdown grace); None for any other message."""
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if message.get("method") != LISTEN or not is_request_id(request_id) or version not in MODERN_VERSIONS:
+    if not isinstance(message, dict) or message.get("method") != LISTEN or version not in MODERN_VERSIONS:
         return None
-    meta = {**Stream(request_id, lambda m, p: None, frozenset(), frozenset()).tag}
-    meta[SERVER_INFO_KEY] = engine.server_info_wire(version)
+    request_id = message.get("id")
+    if not is_request_id(request_id):
+        return None
+    meta = {SUBSCRIPTION_ID_KEY: request_id, SERVER_INFO_KEY: engine.server_info_wire(version)}
     return encode({"jsonrpc": "2.0", "id": request_id, "result": {"resultType": "complete", "_meta": meta}})
 
 
