@@ -181,8 +181,9 @@ class McpServer:
         meta: dict[str, Any] | None = None,
         structured: bool | None = None,
     ) -> RegisteredTool:
-        """Register ``function`` as a tool and return how the server holds it."""
-        return self.engine.tools.add_tool(
+        """Register ``function`` as a tool and return how the server holds it (the clients that
+        listen for tool list changes hear of it)."""
+        tool = self.engine.tools.add_tool(
             function,
             name=name,
             title=title,
@@ -194,6 +195,8 @@ class McpServer:
             structured=structured,
             validate_output=self.validate_output,
         )
+        self.notify_tools_changed()
+        return tool
 
     # -- resources, prompts, completion (mcplite.features) ----------------------------------------------
 
@@ -250,6 +253,7 @@ class McpServer:
         def register(function: F) -> F:
             self.engine.offer.prompts.add(function, **options)
             self._offer_methods(prompt_methods(), completion=bool(options.get("complete")))
+            self.notify_prompts_changed()
             return function
 
         return register(function) if function is not None else register
@@ -268,12 +272,22 @@ class McpServer:
             self.handlers.add(completion_methods()[0])
 
     def notify_resources_changed(self) -> int:
-        """Tell the connected clients that listed resources that the list changed; how many were told."""
+        """Tell the clients that listen for it (legacy era: that listed resources) that the resource
+        list changed; how many were told."""
         return self.engine.offer.subscriptions.list_changed("resources")
 
     def notify_resource_updated(self, uri: str) -> int:
         """Tell the clients subscribed to ``uri`` that it changed; how many were told."""
         return self.engine.offer.subscriptions.updated(uri)
+
+    def notify_tools_changed(self) -> int:
+        """Tell the clients listening with ``subscriptions/listen`` (2026-07-28) that the tool list
+        changed; how many were told. Adding a tool does it."""
+        return self.engine.offer.subscriptions.list_changed("tools")
+
+    def notify_prompts_changed(self) -> int:
+        """:meth:`notify_tools_changed` for the prompt list (adding a prompt does it)."""
+        return self.engine.offer.subscriptions.list_changed("prompts")
 
     def capabilities(self) -> dict[str, Any]:
         """What this server offers (from its handler table): tools, and log messages to clients that ask."""

@@ -105,10 +105,11 @@ def test_capabilities_are_what_the_server_has(client: Client) -> None:
     check(caps, "ServerCapabilities", version)
     assert {"resources", "prompts", "tools"} <= set(caps)
     assert ("completions" in caps) == (version >= "2025-03-26")  # 2024-11-05 has no such capability
-    if version == "2026-07-28":  # changes arrive only on a subscriptions/listen stream, not served
-        assert caps["resources"] == {}
-    else:
-        assert caps["resources"] == {"subscribe": True, "listChanged": True}
+    assert caps["resources"] == {"subscribe": True, "listChanged": True}
+    if version == "2026-07-28":  # every list change arrives on a subscriptions/listen stream
+        assert caps["prompts"] == {"listChanged": True} and caps["tools"] == {"listChanged": True}
+    else:  # before it: resources/subscribe and the resource list's changes only
+        assert caps["prompts"] == {} and caps["tools"] == {"listChanged": False}
     bare = mcplite.McpServer("bare")
     with Client(bare, version) as plain:
         assert plain.server_capabilities is not None

@@ -157,7 +157,11 @@ class Connection:
         self._stopping = True
 
     async def close(self, grace: float) -> None:
-        """Let calls in flight finish for up to ``grace`` seconds, then cancel the rest (sending nothing)."""
+        """Let calls in flight finish for up to ``grace`` seconds, then cancel the rest (sending nothing).
+
+        Its ``subscriptions/listen`` requests are answered at once (the subscription is over)."""
+        if grace > 0:
+            self._engine.offer.subscriptions.end_streams(self._session)
         calls = list(self._running.values())
         if calls and grace > 0:
             await asyncio.wait([task for task, _ in calls], timeout=grace)

@@ -110,6 +110,8 @@ class Method:
     ``name``; ``resources/read``: ``uri``; ``prompts/get``: ``name``).
     ``before_initialize``: a legacy client may send it before ``initialize`` (``ping``).
     ``opens_session``: it is the legacy handshake itself, answered before any version is agreed.
+    ``refines``: changes the capabilities the other methods declared (``subscriptions/listen``
+    adds ``listChanged`` to each list the server has), given them and returning them.
     """
 
     name: str
@@ -119,6 +121,7 @@ class Method:
     name_param: str | None = None
     before_initialize: bool = False
     opens_session: bool = False
+    refines: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 class HandlerTable:
@@ -192,6 +195,9 @@ class HandlerTable:
             if method.capability is not None and (era is None or era in method.eras):
                 key, value = method.capability
                 found[key] = {**found.get(key, {}), **value}
+        for method in self._methods.values():
+            if method.refines is not None and (era is None or era in method.eras):
+                found = method.refines(found)
         return found
 
 

@@ -1,6 +1,6 @@
 """The methods every mcplite server answers, as handler-table entries (``tools/call`` is in
-:mod:`mcplite.engine.calls`): the legacy handshake, ``ping``, ``tools/list``, ``server/discover``
-and ``logging/setLevel``.
+:mod:`mcplite.engine.calls`, ``subscriptions/listen`` in :mod:`mcplite.engine.listening`): the
+legacy handshake, ``ping``, ``tools/list``, ``server/discover`` and ``logging/setLevel``.
 
 >>> [method.name for method in standard_methods()][:3]
 ['initialize', 'ping', 'tools/list']
@@ -12,6 +12,7 @@ from typing import Any
 
 from mcplite.engine.calls import call_tool
 from mcplite.engine.handlers import HandlerTable, Method, Request
+from mcplite.engine.listening import listen_methods
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.messages import DiscoverResult, InitializeResult
 from mcplite.protocol.versions import (
@@ -81,6 +82,7 @@ def standard_methods() -> list[Method]:
         Method("tools/call", call_tool, name_param="name"),
         Method("server/discover", discover, frozenset({"modern"})),
         Method("logging/setLevel", set_log_level, frozenset({"legacy"}), capability=("logging", {})),
+        *listen_methods(),
     ]
 
 

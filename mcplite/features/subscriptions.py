@@ -1,9 +1,10 @@
-"""Who hears that resources changed: the connections that listed or subscribed to resources
-(legacy era, where a connection has a session), each through the notify of its own requests.
+"""Who hears that resources, prompts or tools changed.
 
-``notifications/resources/list_changed`` goes to every connection that listed resources;
-``notifications/resources/updated`` to those subscribed to the URI. A connection that has gone
-away is forgotten with its session.
+Two kinds of listener: a legacy-era connection that listed resources or subscribed to a URI (it
+hears through its session), and a 2026-07-28 ``subscriptions/listen`` request (a :class:`Stream`,
+which hears only what its filter asked for and the server agreed to, each message tagged with
+the request's id in ``_meta``). A connection that has gone away is forgotten with its session; a
+stream when its request ends.
 
 >>> sent = []
 >>> class Session: ...
@@ -21,21 +22,58 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 log = logging.getLogger("mcplite.server")
 
 Notify = Callable[[str, dict[str, Any]], None]
 
+SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
+"""The ``_meta`` key tying a message to the ``subscriptions/listen`` request it belongs to."""
+
+LIST_KINDS = ("tools", "prompts", "resources")
+"""The lists whose changes a listen stream can ask for (``<kind>ListChanged`` in its filter)."""
+
+
+@attrs.frozen(eq=False)
+class Stream:
+    """One open ``subscriptions/listen`` request: what it hears and how it is ended.
+
+    ``kinds``: the lists whose changes it hears; ``uris``: the resources whose updates it hears;
+    ``owner``: the session of its connection; ``end``: asks the request to answer and finish
+    (from any thread).
+
+    >>> sent = []
+    >>> hub = Subscriptions()
+    >>> hub.open(Stream(7, lambda m, p: sent.append((m, p)), frozenset({"tools"}), frozenset()))
+    >>> hub.list_changed("tools"), hub.list_changed("prompts"), sent
+    (1, 0, [('notifications/tools/list_changed', {'_meta': {'io.modelcontextprotocol/subscriptionId': 7}})])
+    """
+
+    id: Any
+    notify: Notify
+    kinds: frozenset[str]
+    uris: frozenset[str]
+    owner: Any = None
+    end: Callable[[], None] = lambda: None
+
+    @property
+    def tag(self) -> dict[str, Any]:
+        """The ``_meta`` every message of this stream carries."""
+        return {SUBSCRIPTION_ID_KEY: self.id}
+
 
 class Subscriptions:
-    """The listening connections, by session (held weakly)."""
+    """The listening connections, by session (held weakly), and the open listen streams."""
 
     def __init__(self) -> None:
         self._listeners: weakref.WeakKeyDictionary[Any, Notify] = weakref.WeakKeyDictionary()
         self._uris: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+        self._streams: dict[int, Stream] = {}
         self._lock = threading.Lock()
 
     def listen(self, session: Any, notify: Notify) -> None:
-        """Send this session the list changes from now on."""
+        """Send this session the resource list changes from now on (legacy era)."""
         with self._lock:
             self._listeners[session] = notify
 
@@ -48,8 +86,36 @@ class Subscriptions:
         with self._lock:
             self._uris.get(session, set()).discard(uri)
 
-    def _send(self, targets: list[Notify], method: str, params: dict[str, Any]) -> int:
-        for notify in targets:
+    # -- subscriptions/listen (2026-07-28) ---------------------------------------------------------
+
+    def open(self, stream: Stream) -> None:
+        """Send ``stream`` what it asked for from now on (after its acknowledgement was sent)."""
+        with self._lock:
+            self._streams[id(stream)] = stream
+
+    def close(self, stream: Stream) -> None:
+        """Forget ``stream`` (its request ended); closing it twice is harmless."""
+        with self._lock:
+            self._streams.pop(id(stream), None)
+
+    @property
+    def streams(self) -> int:
+        """How many listen streams are open."""
+        return len(self._streams)
+
+    def end_streams(self, owner: Any = None) -> int:
+        """Ask the listen streams (of ``owner``'s connection, or all) to answer and finish, as the
+        server stops; how many were asked."""
+        with self._lock:
+            ending = [s for s in self._streams.values() if owner is None or s.owner is owner]
+        for stream in ending:
+            stream.end()
+        return len(ending)
+
+    # -- sending -----------------------------------------------------------------------------------
+
+    def _send(self, targets: list[tuple[Notify, dict[str, Any]]], method: str) -> int:
+        for notify, params in targets:
             try:
                 notify(method, params)
             except Exception as err:  # a connection closing as we send: it hears nothing more
@@ -57,15 +123,22 @@ class Subscriptions:
         return len(targets)
 
     def list_changed(self, kind: str = "resources") -> int:
-        """Send ``notifications/<kind>/list_changed`` to every listener; how many were sent."""
+        """Send ``notifications/<kind>/list_changed`` to every listener of that list (legacy-era
+        connections hear only of resources); how many were sent."""
         with self._lock:
-            targets = list(self._listeners.values())
-        return self._send(targets, f"notifications/{kind}/list_changed", {})
+            legacy = list(self._listeners.values()) if kind == "resources" else []
+            streams = [s for s in self._streams.values() if kind in s.kinds]
+        targets: list[tuple[Notify, dict[str, Any]]] = [(notify, {}) for notify in legacy]
+        targets += [(s.notify, {"_meta": s.tag}) for s in streams]
+        return self._send(targets, f"notifications/{kind}/list_changed")
 
     def updated(self, uri: str) -> int:
-        """Send ``notifications/resources/updated`` to the sessions subscribed to ``uri``."""
+        """Send ``notifications/resources/updated`` to the listeners subscribed to ``uri``."""
         with self._lock:
-            targets = [
+            legacy = [
                 self._listeners[s] for s, uris in self._uris.items() if uri in uris and s in self._listeners
             ]
-        return self._send(targets, "notifications/resources/updated", {"uri": uri})
+            streams = [s for s in self._streams.values() if uri in s.uris]
+        targets: list[tuple[Notify, dict[str, Any]]] = [(notify, {"uri": uri}) for notify in legacy]
+        targets += [(s.notify, {"uri": uri, "_meta": s.tag}) for s in streams]
+        return self._send(targets, "notifications/resources/updated")

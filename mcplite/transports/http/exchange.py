@@ -202,9 +202,11 @@ async def exchange(
     keepalive: float,
     headers: list[tuple[bytes, bytes]],
     on_leave: Callable[[asyncio.Task[Answer | None], RequestId | None], None],
+    on_stop: bytes | None = None,
 ) -> None:
     """Answer one message with JSON or SSE; ``on_leave`` gets the work still running when the
-    client leaves (or the server stops) before the answer."""
+    client leaves (or the server stops) before the answer. ``on_stop``: what the request is
+    answered with if the server cancels it as it stops (default: an error saying so)."""
     loop = asyncio.get_running_loop()
     inbox = Inbox(loop)
     work = loop.create_task(connection.respond(message, inbox.notify))
@@ -218,7 +220,7 @@ async def exchange(
             headers=headers,
             keepalive=keepalive,
             answer_owed=owes_answer(message),
-            on_stop=stopped_answer(message),
+            on_stop=stopped_answer(message) if on_stop is None else on_stop,
         )
     finally:
         watcher.cancel()

@@ -1,7 +1,8 @@
 """The 2026-07-28 era over HTTP: every request names its version in ``params._meta`` and is served
 statelessly, by a fresh connection, in whichever process receives it. Its ``MCP-Protocol-Version``,
 ``Mcp-Method`` and ``Mcp-Name`` headers must agree with the body (else 400, error -32020); a
-client that leaves cancels its request.
+client that leaves cancels its request. A ``subscriptions/listen`` request is an SSE stream that
+stays open until the client closes it; the server stopping answers it with its closing result.
 
 >>> meta_version({"params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}})
 (True, '2026-07-28')
@@ -15,6 +16,7 @@ from typing import Any
 
 from mcplite.engine.connection import Answer, Connection
 from mcplite.engine.handlers import Engine
+from mcplite.engine.listening import closing_line
 from mcplite.protocol.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -84,7 +86,7 @@ async def serve_modern(
             check_routing_headers(headers, message, version, None if entry is None else entry.name_param)
         except RpcError as err:
             raise HttpError(400, err.code, err.message, request_id=request_id(message)) from None
-    await _exchange(engine, message, receive, send, keepalive)
+    await _exchange(engine, message, receive, send, keepalive, closing_line(engine, message, version))
 
 
 async def serve_modern_without_meta(
@@ -105,9 +107,11 @@ async def serve_modern_without_meta(
         )
 
 
-async def _exchange(engine: Engine, message: Any, receive: Receive, send: Send, keepalive: float) -> None:
+async def _exchange(
+    engine: Engine, message: Any, receive: Receive, send: Send, keepalive: float, on_stop: bytes | None = None
+) -> None:
     connection = Connection(engine, discard)
     await exchange(
         connection, message, receive, send, status_of=modern_status, keepalive=keepalive, headers=[],
-        on_leave=_cancel,
+        on_leave=_cancel, on_stop=on_stop,
     )  # fmt: skip

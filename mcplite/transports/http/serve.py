@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import math
+import sys
+from types import FrameType
 
 from mcplite.transports.http.app import McpHttpApp
 from mcplite.transports.logs import log_to_stderr
+
+STARTUP_FAILURE = 3
+"""The exit status of a server that did not start (uvicorn's own)."""
 
 
 def serve_http(
@@ -18,16 +23,28 @@ def serve_http(
 ) -> None:
     """Serve the app on uvicorn until SIGINT or SIGTERM (blocking); needs the ``http`` extra.
 
-    Requests in flight get ``shutdown_grace`` seconds to finish.
+    Requests in flight get ``shutdown_grace`` seconds to finish; ``subscriptions/listen``
+    requests are answered (their graceful end) as soon as the signal arrives.
     """
     try:
-        import uvicorn  # an optional dependency: imported only when HTTP is served
+        import uvicorn  # late: an optional dependency, imported only when HTTP is served
     except ImportError:
         raise RuntimeError("serving over HTTP needs uvicorn: pip install 'rvalues-mcplite[http]'") from None
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
     log_to_stderr()
-    uvicorn.run(
+    subscriptions = app.engine.offer.subscriptions
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which first ends the listen streams when told to stop: uvicorn tells an
+        application nothing until the requests in flight are over."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if not self.should_exit:
+                subscriptions.end_streams()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -35,3 +52,10 @@ def serve_http(
         timeout_graceful_shutdown=max(0, math.ceil(shutdown_grace)),
         lifespan="on",
     )
+    server = Server(config)
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn raises a captured SIGINT again as it exits
+        pass
+    if not server.started:  # the port was taken, or the lifespan failed: as uvicorn.run exits
+        sys.exit(STARTUP_FAILURE)

@@ -1,0 +1,119 @@
+"""``subscriptions/listen`` (2026-07-28): a long-lived request that carries the change
+notifications its filter asks for, in place of ``resources/subscribe`` and the HTTP GET stream.
+
+The filter is checked at once (``-32602`` naming the member that is wrong). The request then runs
+as a task: it sends ``notifications/subscriptions/acknowledged`` with what the server agreed to
+(the lists it has, the URIs one of its resources or templates serves), joins the hub
+(:mod:`mcplite.features.subscriptions`), and waits. ``notifications/cancelled`` (stdio) or the
+client closing the response stream (HTTP) ends it with no answer; the server stopping gracefully
+answers it with ``{"resultType": "complete", "_meta": {subscriptionId: <id>}}``.
+
+>>> read_filter({"toolsListChanged": True, "resourceSubscriptions": ["data://x"]})
+({'tools'}, ['data://x'])
+>>> refine({"tools": {"listChanged": False}, "resources": {}})
+{'tools': {'listChanged': True}, 'resources': {'listChanged': True, 'subscribe': True}}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable
+from typing import Any
+
+from mcplite.engine.handlers import Engine, Method, Request
+from mcplite.engine.lines import encode
+from mcplite.features.subscriptions import LIST_KINDS, SUBSCRIPTION_ID_KEY, Stream
+from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError, is_request_id
+from mcplite.protocol.versions import MODERN_VERSIONS, SERVER_INFO_KEY
+
+LISTEN = "subscriptions/listen"
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+
+
+def _invalid(why: str) -> RpcError:
+    return RpcError(INVALID_PARAMS, f"Invalid params: {LISTEN} needs {why}")
+
+
+def read_filter(notifications: Any) -> tuple[set[str], list[str]]:
+    """The lists and the resource URIs a ``SubscriptionFilter`` asks for (``-32602`` naming the
+    member that is not what the schema says)."""
+    if not isinstance(notifications, dict):
+        raise _invalid("notifications (a SubscriptionFilter object)")
+    kinds = set()
+    for kind in LIST_KINDS:
+        flag = notifications.get(f"{kind}ListChanged", False)
+        if not isinstance(flag, bool):
+            raise _invalid(f"notifications.{kind}ListChanged to be a boolean")
+        if flag:
+            kinds.add(kind)
+    uris = notifications.get("resourceSubscriptions", [])
+    if not isinstance(uris, list) or not all(isinstance(uri, str) for uri in uris):
+        raise _invalid("notifications.resourceSubscriptions to be a list of URI strings")
+    return kinds, list(dict.fromkeys(uris))
+
+
+def refine(capabilities: dict[str, Any]) -> dict[str, Any]:
+    """The 2026-07-28 capabilities: every list the server has can change, and its resources can be
+    subscribed to, through ``subscriptions/listen``."""
+    found = dict(capabilities)
+    for kind in LIST_KINDS:
+        if kind in found:
+            found[kind] = {**found[kind], "listChanged": True}
+    if "resources" in found:
+        found["resources"] = {**found["resources"], "subscribe": True, "listChanged": True}
+    return found
+
+
+def listen(request: Request) -> Awaitable[dict[str, Any]]:
+    """The handler of ``subscriptions/listen``: check the filter at once, then listen as a task."""
+    kinds, uris = read_filter(request.params.get("notifications"))
+    engine = request.engine
+    offered = engine.capabilities("modern")
+    kinds &= {kind for kind in LIST_KINDS if kind in offered}
+    resources = engine.offer.resources
+    if "resources" in offered:
+        uris = [uri for uri in uris if resources.find(uri) is not None]
+    else:
+        uris = []
+    return _listen(request, frozenset(kinds), uris)
+
+
+async def _listen(request: Request, kinds: frozenset[str], uris: list[str]) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    ended = asyncio.Event()
+
+    def end() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+            loop.call_soon_threadsafe(ended.set)
+
+    stream = Stream(request.id, request.notify, kinds, frozenset(uris), request.session, end)
+    honoured: dict[str, Any] = {f"{kind}ListChanged": True for kind in LIST_KINDS if kind in kinds}
+    if uris:
+        honoured["resourceSubscriptions"] = uris
+    request.notify(ACKNOWLEDGED, {"notifications": honoured, "_meta": stream.tag})
+    hub = request.engine.offer.subscriptions
+    hub.open(stream)
+    try:
+        await ended.wait()
+    finally:
+        hub.close(stream)
+    return {"_meta": stream.tag}
+
+
+def closing_line(engine: Engine, message: Any, version: Any) -> bytes | None:
+    """The answer that ends a ``subscriptions/listen`` request ``message`` served at ``version``
+    when the server stops, where the transport cannot reach the request's task first (an HTTP
+    server that cancels what outlives its shutdown grace); None for any other message."""
+    if not isinstance(message, dict) or message.get("method") != LISTEN or version not in MODERN_VERSIONS:
+        return None
+    request_id = message.get("id")
+    if not is_request_id(request_id):
+        return None
+    meta = {SUBSCRIPTION_ID_KEY: request_id, SERVER_INFO_KEY: engine.server_info_wire(version)}
+    return encode({"jsonrpc": "2.0", "id": request_id, "result": {"resultType": "complete", "_meta": meta}})
+
+
+def listen_methods() -> list[Method]:
+    """``subscriptions/listen``, served from 2026-07-28 on."""
+    return [Method(LISTEN, listen, frozenset({"modern"}), refines=refine)]
