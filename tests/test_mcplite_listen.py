@@ -4,6 +4,7 @@ and the requests a careless or hostile client can send."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -24,6 +25,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ToolsListChanged
 
+from mcplite.engine.connection import Connection
 from mcplite.engine.listening import closing_line
 from mcplite.protocol.versions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY
 from mcplite.testing import Client as OwnClient
@@ -338,6 +340,26 @@ def test_a_malformed_filter_is_invalid_params_naming_the_member(notifications: A
     with OwnClient(listening.server, MODERN) as client, pytest.raises(RequestError) as caught:
         client.request("subscriptions/listen", params)
     assert caught.value.code == -32602 and named in str(caught.value)
+    assert listening.server.engine.offer.subscriptions.streams == 0
+
+
+def test_a_uri_utf8_cannot_carry_is_invalid_params_not_an_unsendable_acknowledgement() -> None:
+    """``notes://pages/\\udcff`` (a lone surrogate: valid JSON, no UTF-8 carries it) is a URI its
+    template serves; echoed in the acknowledgement, it made that line unsendable."""
+    meta = {PROTOCOL_VERSION_KEY: MODERN, CLIENT_CAPABILITIES_KEY: {}}
+    notifications = {"resourceSubscriptions": ["notes://one", "notes://pages/\udcff"]}
+    params = {"_meta": meta, "notifications": notifications}
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": params})
+
+    async def exchange() -> list[bytes]:
+        out: list[bytes] = []
+        Connection(listening.server.engine, out.append).receive(line.encode() + b"\n")
+        await asyncio.sleep(0.05)
+        return out
+
+    (answer,) = [json.loads(sent) for sent in asyncio.run(exchange())]
+    assert answer["id"] == 1 and answer["error"]["code"] == -32602
+    assert "notifications.resourceSubscriptions[1]" in answer["error"]["message"]
     assert listening.server.engine.offer.subscriptions.streams == 0
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from mcplite.engine.handlers import Engine, Method, Request
 from mcplite.engine.lines import encode
 from mcplite.features.subscriptions import LIST_KINDS, SUBSCRIPTION_ID_KEY, Stream
+from mcplite.protocol.checks import check_utf8
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError, is_request_id
 from mcplite.protocol.versions import MODERN_VERSIONS, SERVER_INFO_KEY
 
@@ -50,6 +51,11 @@ def read_filter(notifications: Any) -> tuple[set[str], list[str]]:
     uris = notifications.get("resourceSubscriptions", [])
     if not isinstance(uris, list) or not all(isinstance(uri, str) for uri in uris):
         raise _invalid("notifications.resourceSubscriptions to be a list of URI strings")
+    for i, uri in enumerate(uris):  # each is echoed in the acknowledgement: it must be sendable
+        try:
+            check_utf8(uri, f"notifications.resourceSubscriptions[{i}]")
+        except ValueError as err:
+            raise RpcError(INVALID_PARAMS, f"Invalid params: {err}") from None
     return kinds, list(dict.fromkeys(uris))
 
 
