@@ -18,6 +18,8 @@ from typing import Any
 import attrs
 from attrs import validators as v
 
+from mcplite.protocol.jsonrpc import utf8_encodable
+
 
 def cut(text: str, limit: int = 80) -> str:
     """``text`` where short, else its start and its length: a client's value quoted in a message.
@@ -142,7 +144,7 @@ def check_utf8(text: str, what: str) -> str:
     ...
     ValueError: return value holds the lone surrogate '\\udcff' at position 1, which has no UTF-8 encoding
     """
-    if not text.isascii():
+    if not utf8_encodable(text):
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as err:

@@ -74,7 +74,7 @@ def is_request_id(value: Any) -> bool:
     """Request ids are strings or integers (never null, booleans or fractions); a string must be
     one an answer can echo (no lone surrogate, which UTF-8 cannot carry)."""
     if isinstance(value, str):
-        return _encodable(value)
+        return utf8_encodable(value)
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -92,11 +92,16 @@ def error_response(request_id: RequestId | None, error: RpcError) -> dict[str, A
     >>> error_response(3, RpcError(-32602, "Unknown tool: a\\udcff"))["error"]["message"]
     'Unknown tool: a\\\\udcff'
     """
-    echoed = request_id if not isinstance(request_id, str) or _encodable(request_id) else None
+    echoed = request_id if not isinstance(request_id, str) or utf8_encodable(request_id) else None
     return {"jsonrpc": "2.0", "id": echoed, "error": _visible(error.to_wire())}
 
 
-def _encodable(text: str) -> bool:
+def utf8_encodable(text: str) -> bool:
+    """Whether UTF-8 can carry ``text`` (it holds no lone surrogate): whether it can be sent.
+
+    >>> utf8_encodable("é"), utf8_encodable("\\udcff")
+    (True, False)
+    """
     if text.isascii():
         return True
     try:
@@ -109,7 +114,7 @@ def _encodable(text: str) -> bool:
 def _visible(value: Any) -> Any:
     """``value`` with each lone surrogate of its strings written as its escape (``\\udcff``)."""
     if isinstance(value, str):
-        return value if _encodable(value) else value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value if utf8_encodable(value) else value.encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, dict):
         return {_visible(key): _visible(item) for key, item in value.items()}
     if isinstance(value, list):
