@@ -235,12 +235,9 @@ def encode_result_line(request_id: RequestId, result: dict[str, Any], written: d
     # the line ends with the result's closing brace, the message's, and the newline
     body = head[:-3]
     pieces = [body]
+    separator = b"" if body.endswith(b"{") else b","
     for name, value in written.items():  # one join: a written value may be megabytes, copied once
-        pieces += [
-            b"," if len(pieces) > 1 or not body.endswith(b"{") else b"",
-            json.dumps(name).encode(),
-            b":",
-            value,
-        ]
+        pieces += [separator, json.dumps(name).encode(), b":", value]
+        separator = b","
     pieces.append(b"}}\n")
     return b"".join(pieces)
