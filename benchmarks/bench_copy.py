@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import platform
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,20 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_convert import make_frame
+from timing import best
 
 import rvalues
 import rvalues.convert.numpy as convert_numpy
 import rvalues.convert.pandas as convert_pandas
 from rvalues.model.storage import _Lock, is_locked
-
-
-def best(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def paired(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:

@@ -22,8 +22,6 @@ import os
 import platform
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +30,9 @@ import orjson
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best
 
 import rvalues as rv
 from rvalues.json import backend, to_json
@@ -95,15 +96,6 @@ def columns(df: pd.DataFrame) -> dict[str, list[Any]]:
             values = [None if v is None else v.to_pydatetime() for v in values]
         out[name] = values
     return out
-
-
-def best(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def measure(rows: int, repeat: int) -> dict[str, float]:
