@@ -83,6 +83,10 @@ def encode_logical(x: RValue, ctx: Ctx) -> Any:
     data = x.data
     lead = ctx.prefix or ""
     na_token = None if na == "NA" else lead + ('"NA"' if na == "string" else "null")
+    if len(data) <= numbers.SMALL:  # plain Python: numpy's per-call cost would dominate
+        false, true = lead + "false", lead + "true"
+        few = [na_token if v == NA_INTEGER else true if v == 1 else false for v in data.tolist()]
+        return finish(few, ctx, prefixed=True)
     table = np.array([lead + "false", lead + "true", na_token], dtype=object)
     if compiled_array(len(data), numbers.SMALL, ctx):
         text = array_text(compiled.logical_cells(data, na), ctx)

@@ -68,6 +68,13 @@ def encode_factor(x: Any, ctx: Ctx) -> Any:
 def encode_date(x: Any, ctx: Ctx) -> Any:
     """Date="ISO8601": format(x) as strings; "epoch": the day counts as numbers."""
     names = x.attributes.get("names")
+    named = ctx.keep_vec_names and names is not None and len(names.data)
+    if ctx.date != "epoch" and not named and len(x.data) <= time_cells.FEW_TIMES:
+        texts = _few_date_texts(x.data.tolist() if x.r_type == "double" else _int_days(x.data).tolist())
+        if texts is not None:  # always_decimal, which the child drops, does not touch strings
+            prefix, na = ctx.prefix or "", character_na_token(ctx)
+            na_token = None if na is None else prefix + na
+            return finish([na_token if t is None else f'{prefix}"{t}"' for t in texts], ctx, prefixed=True)
     data = np.asarray(x.data, dtype=np.float64) if x.r_type == "double" else _int_days(x.data)
     child = ctx.but(always_decimal=False)
     if ctx.date == "epoch":
@@ -75,18 +82,12 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
             bare = build("integer", x.data, None if names is None else {"names": names})
             return ctx.encode(bare, child)
         return ctx.encode(_double(x.data, names), child)
-    if (ctx.keep_vec_names and names is not None and len(names.data)) or (np.abs(data) > INT_MAX).any():
+    if named or (np.abs(data) > INT_MAX).any():
         return ctx.encode(character_from(format_date(data), names), child)
     if x.r_type == "double" and compiled_array(len(data), _FEW_CODES, ctx):
         text = array_text(compiled.date_cells(data, character_na_token(child)), ctx)
         if text is not None:
             return text
-    if len(data) <= time_cells.FEW_TIMES:
-        texts = few_dates(data.tolist())
-        if texts is not None:
-            prefix, na = ctx.prefix or "", character_na_token(child)
-            na_token = None if na is None else prefix + na
-            return finish([na_token if t is None else f'{prefix}"{t}"' for t in texts], child, prefixed=True)
     # format each distinct day once
     finite = np.isfinite(data)
     codes = np.empty(len(data), dtype=np.int64)
@@ -100,6 +101,14 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
         codes = np.where(missing[codes], -1, codes)
         labels = np.where(missing, "", labels).astype(object)
     return encode_coded_strings(codes, labels, child)
+
+
+def _few_date_texts(days: list[float]) -> list[str | None] | None:
+    """The day labels of a few days (None: the vectorized path writes them, as it does any day
+    beyond +-2^31, which R formats as date-times)."""
+    if any(abs(day) > INT_MAX for day in days):  # NaN compares false, as in numpy
+        return None
+    return few_dates(days)
 
 
 def _int_days(data: np.ndarray) -> np.ndarray:
