@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import warnings
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 import rvalues as rv
 from rvalues.convert import numpy as numpy_convert
+from rvalues.convert import objects as objects_convert
 from rvalues.convert import pandas as pandas_convert
 from rvalues.json import classed
 from rvalues.model.elements import INT_MAX
@@ -24,8 +26,8 @@ _BOUNDS = [0, 1, -1, INT_MAX, -INT_MAX, INT_MAX + 1, -INT_MAX - 1, 2**53 + 1, -(
 
 def _bits(value: Any) -> Any:
     """What must agree: the R type, the exact bits of the data, and the attributes."""
-    if value.r_type == "list":
-        return ("list", [_bits(e) for e in value.data], _attributes(value))
+    if value.r_type in ("list", "NULL"):
+        return (value.r_type, [_bits(e) for e in value.data], _attributes(value))
     data = value.data.tolist() if value.r_type == "character" else value.data.tobytes()
     return (type(value).__name__, value.r_type, data, _attributes(value))
 
@@ -48,6 +50,7 @@ def _same_both_ways(obj: Any) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(numpy_convert, "FEW", -1)
         patch.setattr(pandas_convert, "FEW", -1)
+        patch.setattr(objects_convert, "_FEW", -1)
         assert _convert(obj) == few
 
 
@@ -82,6 +85,53 @@ def test_a_few_rows_convert_as_the_numpy_path_does(frame: pd.DataFrame) -> None:
     _same_both_ways(frame)
     for name in frame.columns:
         _same_both_ways(frame[name].to_numpy())
+
+
+_ELEMENTS = [
+    None,
+    pd.NA,
+    pd.NaT,
+    float("nan"),
+    np.float64("nan"),
+    np.datetime64("NaT"),
+    np.datetime64("2020-01-01T10:00:00"),
+    Decimal("NaN"),
+    Decimal("sNaN"),
+    Decimal("1.5"),
+    1.5,
+    np.float32(2.5),
+    3,
+    np.int16(-4),
+    2**70,
+    True,
+    np.bool_(False),
+    "a",
+    1j,
+    dt.date(2020, 1, 1),
+    dt.date(1, 1, 1),
+    dt.datetime(2021, 6, 1, 0, 0, 30),
+    dt.datetime(2021, 6, 1, tzinfo=dt.UTC),
+    dt.timedelta(days=1, seconds=1),
+    [1, 2],
+]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    elements=st.lists(st.sampled_from(_ELEMENTS), max_size=8),
+    masked=st.lists(st.booleans(), min_size=8, max_size=8),
+)
+def test_a_few_objects_are_classified_as_the_numpy_path_does(elements: list[Any], masked: list[bool]) -> None:
+    """Missing markers, NaNs of every kind (a signalling Decimal too), masks and mixes of kinds:
+    the same R value, warnings and errors from the element-by-element path."""
+    flat = np.empty(len(elements), dtype=object)
+    flat[:] = elements
+    _same_both_ways(flat)
+    _same_both_ways(pd.Series(flat, dtype=object))
+    mask = np.array(masked[: len(elements)], dtype=bool)
+    few = objects_convert._few_missing(flat, mask)
+    many = objects_convert._missing(flat, mask) if len(flat) else few
+    assert few[0].tolist() == many[0].tolist() and few[1] == many[1]
 
 
 @pytest.mark.parametrize("unit", _UNITS)

@@ -88,8 +88,12 @@ def _kind_of_type(t: type) -> str:
     return kind
 
 
+def _kind_of(value: Any) -> str:
+    return _KIND_CACHE.get(type(value)) or _kind_of_type(type(value))
+
+
 _type_of = np.frompyfunc(type, 1, 1)
-_kind_each = np.frompyfunc(lambda v: _KIND_CACHE.get(type(v)) or _kind_of_type(type(v)), 1, 1)
+_kind_each = np.frompyfunc(_kind_of, 1, 1)
 
 
 def _kinds(flat: np.ndarray) -> np.ndarray:
@@ -114,7 +118,16 @@ def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     """A 1-d object array as the R vector its elements agree on (or a list)."""
     if converters_registered() and any(map(has_converter, flat.tolist())):
         return _as_list(flat, np.zeros(len(flat), dtype=bool) if mask is None else mask, where)
-    kind = _kinds(flat) if len(flat) else np.array([], dtype=object)
+    hard, kinds = _few_missing(flat, mask) if len(flat) <= _FEW else _missing(flat, mask)
+    return _by_kinds(flat, hard, kinds, where)
+
+
+_NANISH = frozenset({"float", "numpy-time"})
+
+
+def _missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
+    """Which elements are missing (masked, a missing marker, or a NaN), and the kinds of the others."""
+    kind = _kinds(flat)
     hard = np.asarray(kind == "missing", dtype=bool)
     if mask is not None:
         hard |= mask
@@ -122,7 +135,25 @@ def from_objects(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     if nanish.any():
         with np.errstate(invalid="ignore"):  # numpy 2.5 reports the FP flag NaN comparisons raise
             hard[nanish] = _nan_of(flat[nanish]).astype(bool)
-    return _by_kinds(flat, hard, set(kind[~hard].tolist()), where)
+    return hard, set(kind[~hard].tolist())
+
+
+_FEW = 16
+"""Object arrays up to this long are classified in plain Python (numpy's per-call cost would dominate)."""
+
+
+def _few_missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
+    """:func:`_missing` of a few elements, one by one."""
+    values = flat.tolist()
+    kinds = list(map(_kind_of, values))
+    masked = mask.tolist() if mask is not None else [False] * len(values)
+    hard = [m or k == "missing" for k, m in zip(kinds, masked, strict=True)]
+    nanish = [i for i, (k, h) in enumerate(zip(kinds, hard, strict=True)) if not h and k in _NANISH]
+    if nanish:
+        with np.errstate(invalid="ignore"):
+            for i in nanish:
+                hard[i] = _is_nan(values[i])
+    return np.array(hard, dtype=bool), {k for k, h in zip(kinds, hard, strict=True) if not h}
 
 
 def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
