@@ -202,6 +202,10 @@ def _block_frames() -> list[pd.DataFrame]:
             "f": pd.Categorical(["u", "v", "u"]),
             "g": pd.array([1, None, 3], dtype="Int64"),
             "h": pd.to_datetime(["2020-01-01", None, "2021-01-01"]).tz_localize("Europe/Paris"),
+            "naive": pd.to_datetime(["2020-01-01 10:00", None, "2021-01-01 00:00"]),
+            "wait": pd.to_timedelta([1, None, 3], unit="s"),
+            "naive2": pd.to_datetime(["2020-01-02", "2020-01-03", None]).astype("datetime64[s]"),
+            "wait2": pd.to_timedelta([4, 5, None], unit="s"),
         }
     )
     mixed.insert(1, "late", [7.0, 8.0, 9.0])  # a block of its own, placed before older ones

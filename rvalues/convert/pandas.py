@@ -349,7 +349,12 @@ def _block_columns(manager: Any) -> list[Any] | None:
     arrays = []
     for number, place in zip(manager.blknos.tolist(), manager.blklocs.tolist(), strict=True):
         values = blocks[number].values  # a 2-d block holds one column per row
-        arrays.append(values[place] if values.ndim == 2 else values)
+        if values.ndim == 2:
+            # naive date-times and durations: the numpy array behind pandas' (slicing that is 10x cheaper)
+            backing = getattr(values, "_ndarray", None) if isinstance(values.dtype, np.dtype) else None
+            arrays.append((backing if isinstance(backing, np.ndarray) else values)[place])
+        else:
+            arrays.append(values)
     return arrays
 
 
