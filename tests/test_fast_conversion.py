@@ -54,6 +54,10 @@ def _same_both_ways(obj: Any) -> None:
         assert _convert(obj) == few
 
 
+def _masked(values: list[Any], missing: list[bool]) -> list[Any]:
+    return [None if m else v for v, m in zip(values, missing, strict=True)]
+
+
 @st.composite
 def _frames(draw: st.DrawFn) -> pd.DataFrame:
     n = draw(st.integers(0, 6))
@@ -71,6 +75,11 @@ def _frames(draw: st.DrawFn) -> pd.DataFrame:
         "i": np.array(ints, dtype=np.int64),
         "i32": np.clip(np.array(ints, dtype=np.int64), -(2**31), 2**31 - 1).astype(np.int32),
         "f": pd.Categorical.from_codes(codes, ["lo", "mid", "hi"], ordered=draw(st.booleans())),
+        "I": pd.array(_masked(ints, missing), dtype="Int64"),
+        "I8": pd.array(_masked([i % 100 for i in ints], missing), dtype="Int8"),
+        "U": pd.array(_masked([abs(i) for i in ints], missing), dtype="UInt64"),
+        "B": pd.array(_masked([i % 2 == 0 for i in ints], missing), dtype="boolean"),
+        "b": np.array([i % 3 == 0 for i in ints], dtype=bool),
     }
     if unit == "ns":
         columns["z"] = pd.DatetimeIndex(stamps).tz_localize("UTC").tz_convert(zone)

@@ -142,6 +142,8 @@ def convert_flat(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
 
 
 def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
+    if len(flat) <= FEW:
+        return build("logical", np.array(_few_with_na(flat, mask, NA_INTEGER), dtype=np.int32))
     out = flat.astype(np.int32)
     if _any(mask):
         out[mask] = NA_INTEGER
@@ -150,6 +152,8 @@ def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
 
 def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     """An integer array as R integer (when it fits) or double (with a warning)."""
+    if len(flat) <= FEW and all(-INT_MAX <= v <= INT_MAX for v in _few_present(flat, mask)):
+        return build("integer", np.array(_few_with_na(flat, mask, NA_INTEGER), dtype=np.int32))
     masked = _any(mask)
     if flat.dtype.itemsize <= 2:  # int8, int16, uint8, uint16 always fit
         out = flat.astype(np.int32)
@@ -182,6 +186,22 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     if masked:
         out[mask] = NA_REAL
     return build("double", out)
+
+
+def _few_with_na(flat: np.ndarray, mask: np.ndarray | None, na: Any) -> list[Any]:
+    """A few elements as Python values, ``na`` where masked (numpy's per-call cost would dominate)."""
+    values = flat.tolist()
+    if mask is None:
+        return values  # type: ignore[no-any-return]
+    return [na if m else v for v, m in zip(values, mask.tolist(), strict=True)]
+
+
+def _few_present(flat: np.ndarray, mask: np.ndarray | None) -> list[Any]:
+    """A few elements as Python values, the masked ones left out."""
+    values = flat.tolist()
+    if mask is None:
+        return values  # type: ignore[no-any-return]
+    return [v for v, m in zip(values, mask.tolist(), strict=True) if not m]
 
 
 def _warn_rounded(present: np.ndarray, where: str) -> None:
