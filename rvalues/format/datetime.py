@@ -127,7 +127,7 @@ def few_dates(days: list[float]) -> list[str | None] | None:
         day = math.floor(value)
         if not _FAST_LOW // 86400 <= day <= _FAST_HIGH // 86400:
             return None
-        out.append(date.fromordinal(_EPOCH_ORDINAL + day).isoformat())
+        out.append(_day_text(day))
     return out
 
 
@@ -292,9 +292,11 @@ def format_posixct(
     ``usetz`` appends the zone's abbreviation, as ``print`` does."""
     seconds = np.asarray(seconds, dtype=np.float64)
     if len(seconds) <= _TINY and not usetz:
-        few = _few_posixct(seconds, tzone, style)
+        few = few_posixct(seconds.tolist(), tzone, style)
         if few is not None:
-            return few
+            out = np.empty(len(few), dtype=object)
+            out[:] = few
+            return out
     out = np.empty(len(seconds), dtype=object)
     _non_finite(seconds, out)
     shown, pieces = posixct_pieces(seconds, tzone, style)
@@ -308,10 +310,13 @@ def format_posixct(
     return out
 
 
-def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarray | None:
-    """:func:`format_posixct` for a few elements, one by one in Python (numpy's per-call cost dominates
-    there); None where the general path is needed (years outside 1000-9999, a second shown as 60)."""
-    values = seconds.tolist()
+def few_posixct(values: list[float], tzone: str | None, style: str = "string") -> list[str | None] | None:
+    """:func:`format_posixct` of a few elements, one by one in Python (numpy's per-call cost dominates
+    there); None where the general path is needed (years outside 1000-9999, a second shown as 60).
+
+    >>> few_posixct([0.0, 30.5, float("nan")], "UTC")
+    ['1970-01-01 00:00:00', '1970-01-01 00:00:30', 'NaN']
+    """
     finite = [v for v in values if math.isfinite(v)]
     if not finite:
         return None
@@ -327,6 +332,7 @@ def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarr
         return None
     days = [divmod(t, 86400) for t in local]  # (day, second of the day)
     exact = finite == whole  # no fractions of a second
+    text: list[str | None]
     if style == "string" and exact and not any([second for _, second in days]):
         text = [_day_text(day) for day, _ in days]
     else:
@@ -338,13 +344,10 @@ def _few_posixct(seconds: np.ndarray, tzone: str | None, style: str) -> np.ndarr
             return None
         sep = "T" if style == "ISO8601" else " "
         text = [f"{_day_text(day)}{sep}{_clock_text(sod)}" for day, sod in days]
-    out = np.empty(len(values), dtype=object)
     if len(finite) == len(values):
-        out[:] = text
-        return out
+        return text
     texts = iter(text)
-    out[:] = [next(texts) if math.isfinite(v) else _text_of_non_finite(v) for v in values]
-    return out
+    return [next(texts) if math.isfinite(v) else _text_of_non_finite(v) for v in values]
 
 
 @functools.lru_cache(maxsize=4096)

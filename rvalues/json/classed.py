@@ -12,6 +12,7 @@ from rvalues.format.datetime import (
     dense_codes,
     epoch_ms,
     few_dates,
+    few_posixct,
     format_date,
     format_posixct,
     join_pieces,
@@ -142,12 +143,13 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
     """The character method for ``format(x)``: date-time text needs no escaping, so the quotes
     (and ``ctx.prefix``) go on the few distinct day and time labels instead of on every element."""
     if len(seconds) <= time_cells.FEW_TIMES:  # plain Python: numpy's per-call cost dominates
+        texts = few_posixct(seconds.tolist(), tzone, ctx.posixt)
+        if texts is None:
+            texts = format_posixct(seconds, tzone, ctx.posixt).tolist()
         prefix, na = ctx.prefix or "", character_na_token(ctx)
         na_token = None if na is None else prefix + na
-        few = [
-            na_token if text is None else f'{prefix}"{text}"'  # date-time text needs no escaping
-            for text in format_posixct(seconds, tzone, ctx.posixt).tolist()
-        ]
+        # date-time text needs no escaping
+        few = [na_token if text is None else f'{prefix}"{text}"' for text in texts]
         return finish(few, ctx, prefixed=True)
     if ctx.prefix is None and compiled_array(len(seconds), time_cells.FEW_TIMES, ctx):
         text = array_text(coded_cell(seconds, tzone, ctx), ctx)
