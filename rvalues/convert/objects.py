@@ -247,6 +247,10 @@ def _timedeltas(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
 
 def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
     """``datetime.date`` elements as a Date: day numbers from their ordinals (no per-element parse)."""
+    if len(flat) <= _FEW:
+        pairs = zip(flat.tolist(), hard.tolist(), strict=True)
+        few = [NA_REAL if missing else value.toordinal() - _EPOCH_ORDINAL for value, missing in pairs]
+        return build("double", np.array(few, dtype=np.float64), {"class": _DATE_CLASS})
     days = compiled.date_days(flat, hard)
     if days is not None:
         days[hard] = NA_REAL
