@@ -32,7 +32,6 @@ from mcplite.protocol.types import EncodedJson, TextContent
 from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
 from rvalues.convert import has_converter
 from rvalues.json import JsonOptions, backend
-from rvalues.json.frame_text import SMALL_ROWS
 from rvalues.json.plain import can_encode_plain, encode_plain
 from rvalues.model.classes import r_class
 from rvalues.model.frames import row_count
@@ -187,12 +186,17 @@ def escaped_frame_json(x: RValue, where: str, options: JsonOptions) -> bytes | N
     >>> escaped_frame_json(rv.data_frame(x=[1.5]), "value", options_in_force()) is None  # few rows
     True
     """
-    if backend() != "c" or r_class(x)[:1] != ("data.frame",) or _rows(x) <= SMALL_ROWS:
+    if backend() != "c" or r_class(x)[:1] != ("data.frame",) or _rows(x) <= SPLICED_ABOVE_ROWS:
         return None
     try:
         return encode_json_escaped(x, where, options)
     except UnicodeEncodeError:
         return None
+
+
+SPLICED_ABOVE_ROWS = 16
+"""Frames of more rows have their text spliced into the line; a few rows' text costs less to escape
+again than a spliced block costs to make."""
 
 
 def _rows(x: RValue) -> int:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from rvalues import _speedups
+from rvalues.na import is_na_float
 
 _INTS = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -158,6 +159,7 @@ def logical_cells(values: np.ndarray, na: str) -> Cell | None:
 
 _DAY_RANGE = (-354285, 2932896)
 """The day numbers of 1000-01-01 and 9999-12-31: R writes the years between with four digits."""
+_FEW_DAYS = 16
 
 
 def date_cells(days: np.ndarray, na_token: str | None) -> Cell | None:
@@ -165,6 +167,14 @@ def date_cells(days: np.ndarray, na_token: str | None) -> Cell | None:
     ``na_token``), or None where another rule applies (another NaN, infinities, years out of range)."""
     if _speedups.core is None or days.dtype != np.float64:
         return None
+    if len(days) <= _FEW_DAYS:  # the same checks in plain Python: numpy's per-call cost would dominate
+        for day in days.tolist():
+            if math.isfinite(day):
+                if not _DAY_RANGE[0] <= math.floor(day) <= _DAY_RANGE[1]:
+                    return None
+            elif not is_na_float(day):
+                return None
+        return ("D", days, na_token)
     finite = np.isfinite(days)
     if not finite.all():
         low_words = days[~finite].view(np.uint64) & 0xFFFFFFFF

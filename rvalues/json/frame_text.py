@@ -3,8 +3,8 @@ formatted straight from their buffers, the others encoded to tokens as usual; th
 written once into one buffer (no token per number, no string per row).
 
 It writes what :func:`rvalues.json.frames._row_pieces` and ``RowPieces.text`` write, byte for byte
-(the pure path is its oracle), and returns None where it does not apply (no extension, few rows,
-or a column it cannot take), so the caller goes on with the pure path.
+(the pure path is its oracle), and returns None where it does not apply (no extension, or a column
+it cannot take), so the caller goes on with the pure path.
 
 >>> from rvalues import data_frame
 >>> from rvalues.json import to_json
@@ -30,9 +30,6 @@ from rvalues.model.build import build
 from rvalues.model.classed import Date, POSIXct
 from rvalues.model.classes import r_class
 from rvalues.model.vectors import Character, Double, Integer, Logical
-
-SMALL_ROWS = 16
-"""Frames up to this many rows stay on the pure path (its per-call cost is lower)."""
 
 CHUNK_ROWS = 131072
 """Token columns are encoded this many rows at a time, so only one chunk's tokens are alive."""
@@ -63,7 +60,7 @@ def frame_text(
     the UTF-8 bytes of a JSON string's inside (``json.dumps(text, ensure_ascii=False)[1:-1]``),
     written in the same pass.
     """
-    if not compiled.available() or nrow <= SMALL_ROWS:
+    if not compiled.available():
         return None
     as_objects = ctx.dataframe == "rows" and len(keys) == len(columns)
     whole: list[Any] = []
@@ -88,8 +85,11 @@ def frame_text(
             raise _Declined
         return cells
 
+    named = keys if as_objects else None
     try:
-        return compiled.rows_text(chunk, keys if as_objects else None, nrow, layout, CHUNK_ROWS, escaped)
+        if nrow <= CHUNK_ROWS:  # one chunk: every column is a cell column or its tokens already
+            return compiled.rows_text(whole, named, nrow, layout, 0, escaped)
+        return compiled.rows_text(chunk, named, nrow, layout, CHUNK_ROWS, escaped)
     except (_Declined, UnicodeEncodeError, RValueError):
         return None  # the pure path raises the error (a lone surrogate's; a column's, with its note)
 
