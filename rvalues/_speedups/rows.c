@@ -23,9 +23,9 @@ typedef struct {
 
 static int w_grow(Writer *w, Py_ssize_t extra)
 {
-    Py_ssize_t cap = w->cap ? w->cap : 4096;
+    Py_ssize_t cap = w->cap ? w->cap : 256; /* most writers hold a key or a separator */
     while (cap < w->len + extra)
-        cap += cap / 2 + 4096;
+        cap += cap / 2 + 256;
     if (w->str != NULL && w->bytes) {
         if (_PyBytes_Resize(&w->str, cap) < 0)
             return -1;
@@ -396,6 +396,31 @@ static int write_coded(const Cell *cell, Py_ssize_t row, Writer *w, PyObject **t
     return 0;
 }
 
+/* The `n` items of a cell tuple (borrowed), its first the kind. */
+static int cell_items(PyObject *obj, Py_ssize_t n, const char *kind, PyObject **items)
+{
+    if (PyTuple_GET_SIZE(obj) != n) {
+        PyErr_Format(PyExc_TypeError, "a '%s' cell is a tuple of %zd items, not %zd", kind, n, PyTuple_GET_SIZE(obj));
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        items[k] = PyTuple_GET_ITEM(obj, k);
+    return 0;
+}
+
+static int as_int(PyObject *obj, int *out)
+{
+    long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < INT_MIN || v > INT_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "a cell's number does not fit a C int");
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
 static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
 {
     memset(cell, 0, sizeof(*cell));
@@ -404,33 +429,40 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
         if (column_open(&cell->col, obj, "O", sizeof(PyObject *), 0) < 0)
             return -1;
     } else {
-        PyObject *values, **t = cell->tokens;
+        PyObject *it[9], **t = cell->tokens;
         PyObject *first = PyTuple_GET_SIZE(obj) ? PyTuple_GET_ITEM(obj, 0) : Py_None;
         const char *kind = PyUnicode_Check(first) ? PyUnicode_AsUTF8(first) : "";
         if (kind == NULL)
             return -1;
         if (strcmp(kind, "d") == 0) {
             cell->kind = CELL_DOUBLE;
-            if (!PyArg_ParseTuple(obj, "sOiipOOOO", &kind, &values, &cell->mode, &cell->precision,
-                                  &cell->always_decimal, &t[0], &t[1], &t[2], &t[3]) ||
-                column_open(&cell->col, values, "d", 8, 0) < 0)
+            if (cell_items(obj, 9, kind, it) < 0 || as_int(it[2], &cell->mode) < 0 ||
+                as_int(it[3], &cell->precision) < 0 || (cell->always_decimal = PyObject_IsTrue(it[4])) < 0 ||
+                column_open(&cell->col, it[1], "d", 8, 0) < 0)
                 return -1;
+            memcpy(t, it + 5, 4 * sizeof(PyObject *));
         } else if (strcmp(kind, "i") == 0) {
             cell->kind = CELL_INT;
-            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
-                column_open(&cell->col, values, "ilq", 0, 0) < 0)
+            if (cell_items(obj, 3, kind, it) < 0 || column_open(&cell->col, it[1], "ilq", 0, 0) < 0)
                 return -1;
+            t[0] = it[2];
         } else if (strcmp(kind, "l") == 0) {
             cell->kind = CELL_LOGICAL;
-            if (!PyArg_ParseTuple(obj, "sOOOO", &kind, &values, &t[0], &t[1], &t[2]) ||
-                column_open(&cell->col, values, "i", 4, 0) < 0)
+            if (cell_items(obj, 5, kind, it) < 0 || column_open(&cell->col, it[1], "i", 4, 0) < 0)
                 return -1;
+            memcpy(t, it + 2, 3 * sizeof(PyObject *));
         } else if (strcmp(kind, "T") == 0) {
             cell->kind = CELL_CLOCK;
-            PyObject *shown, *days, *times;
-            if (!PyArg_ParseTuple(obj, "sOOOOc", &kind, &values, &shown, &days, &times, &cell->sep) ||
-                column_open(&cell->col, values, "O", sizeof(PyObject *), 0) < 0 ||
-                column_open(&cell->shown, shown, "?B", 1, 0) < 0 || column_open(&cell->days, days, "lq", 8, 0) < 0 ||
+            PyObject *times;
+            if (cell_items(obj, 6, kind, it) < 0 || !PyBytes_Check(it[5]) || PyBytes_GET_SIZE(it[5]) != 1) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "a date-time cell's separator is one byte");
+                return -1;
+            }
+            times = it[4];
+            cell->sep = PyBytes_AS_STRING(it[5])[0];
+            if (column_open(&cell->col, it[1], "O", sizeof(PyObject *), 0) < 0 ||
+                column_open(&cell->shown, it[2], "?B", 1, 0) < 0 || column_open(&cell->days, it[3], "lq", 8, 0) < 0 ||
                 (times != Py_None && column_open(&cell->times, times, "lq", 8, 0) < 0))
                 return -1;
             if (cell->shown.len != nrow || cell->days.len != nrow || (times != Py_None && cell->times.len != nrow)) {
@@ -440,9 +472,8 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             make_day_table(cell, &cell->days, 0);
         } else if (strcmp(kind, "t") == 0) {
             cell->kind = CELL_TABLE;
-            PyObject *table;
-            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &table) || column_open(&cell->col, values, "ilq", 0, 0) < 0 ||
-                column_open(&cell->table, table, "O", sizeof(PyObject *), 0) < 0)
+            if (cell_items(obj, 3, kind, it) < 0 || column_open(&cell->col, it[1], "ilq", 0, 0) < 0 ||
+                column_open(&cell->table, it[2], "O", sizeof(PyObject *), 0) < 0)
                 return -1;
             if (cell->col.view.itemsize != 4 && cell->col.view.itemsize != 8) {
                 PyErr_SetString(PyExc_TypeError, "table codes must be int32 or int64");
@@ -450,14 +481,15 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             }
         } else if (strcmp(kind, "D") == 0) {
             cell->kind = CELL_DATE;
-            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) || column_open(&cell->col, values, "d", 8, 0) < 0)
+            if (cell_items(obj, 3, kind, it) < 0 || column_open(&cell->col, it[1], "d", 8, 0) < 0)
                 return -1;
+            t[0] = it[2];
             make_day_table(cell, &cell->col, 1);
         } else if (strcmp(kind, "s") == 0) {
             cell->kind = CELL_STRING;
-            if (!PyArg_ParseTuple(obj, "sOO", &kind, &values, &t[0]) ||
-                column_open(&cell->col, values, "O", sizeof(PyObject *), 0) < 0)
+            if (cell_items(obj, 3, kind, it) < 0 || column_open(&cell->col, it[1], "O", sizeof(PyObject *), 0) < 0)
                 return -1;
+            t[0] = it[2];
         } else if (strcmp(kind, "c") == 0) {
             cell->kind = CELL_CODED;
             if (open_coded(cell, obj, nrow) < 0)
@@ -584,22 +616,27 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na, int 
     return w_put_str(w, token);
 }
 
-static void close_cells(Cell *cells, Py_ssize_t n)
+#define FEW_CELLS 16 /* frames of up to this many columns keep their cells on the stack */
+
+static void close_cells(Cell *cells, Py_ssize_t n, Cell *few)
 {
     for (Py_ssize_t k = 0; k < n; k++)
         cell_close(&cells[k]);
-    PyMem_Free(cells);
+    if (cells != few)
+        PyMem_Free(cells);
 }
 
-static Cell *open_cells(PyObject *seq, Py_ssize_t nrow)
+/* The cells of the columns in `seq`: in `few` (FEW_CELLS of them) when they fit, else allocated. */
+static Cell *open_cells(PyObject *seq, Py_ssize_t nrow, Cell *few)
 {
     Py_ssize_t n = PyList_GET_SIZE(seq);
-    Cell *cells = PyMem_Calloc(n ? n : 1, sizeof(Cell));
+    Cell *cells = n <= FEW_CELLS ? few : PyMem_Calloc(n, sizeof(Cell));
     if (cells == NULL)
         return (Cell *)PyErr_NoMemory();
     for (Py_ssize_t k = 0; k < n; k++) {
         if (cell_open(&cells[k], PyList_GET_ITEM(seq, k), nrow) < 0) {
-            close_cells(cells, n); /* unopened cells are zeroed: closing them is a no-op */
+            /* cell_open zeroes its cell first, so cells 0..k can be closed; the others never opened */
+            close_cells(cells, k + 1, few);
             return NULL;
         }
     }
@@ -692,7 +729,8 @@ static int write_rows(PyObject *seq, Py_ssize_t start, Py_ssize_t nrow, Py_ssize
         return -1;
     }
     Py_ssize_t n = PyList_GET_SIZE(seq);
-    Cell *cells = open_cells(seq, nrow);
+    Cell few[FEW_CELLS];
+    Cell *cells = open_cells(seq, nrow, few);
     if (cells == NULL)
         return -1;
     int failed = 0;
@@ -702,7 +740,7 @@ static int write_rows(PyObject *seq, Py_ssize_t start, Py_ssize_t nrow, Py_ssize
         if (start + row == 1023 && total > 4096) /* room for the rest, as long as the first rows are */
             failed = failed || w_reserve(w, w->len / 1024 * (total - 1024) / 8 * 9) < 0;
     }
-    close_cells(cells, n);
+    close_cells(cells, n, few);
     return failed ? -1 : 0;
 }
 
@@ -731,13 +769,14 @@ PyObject *sp_rows_text(PyObject *self, PyObject *args)
             }
     }
     Writer w = {0};
+    Py_ssize_t first_cap = nrow < 1000 ? 256 + 64 * nrow : 65536; /* a few rows: a small first buffer */
     lay.sep.escape = lay.close.escape = lay.row_sep.escape = escape;
     int failed = w_put_str(&lay.sep, lay.keys == Py_None ? layout[4] : layout[1]) < 0 ||
                  w_put_str(&lay.close, layout[6]) < 0 || w_put_str(&lay.row_sep, layout[1]) < 0 ||
                  w_escape_from(&lay.sep, 0) < 0 || w_escape_from(&lay.close, 0) < 0 ||
                  w_escape_from(&lay.row_sep, 0) < 0 ||
                  (lay.keys != Py_None && (lay.leads = make_leads(lay.keys, layout, escape)) == NULL) ||
-                 (escape ? w_start_escaped(&w, 65536) : w_start(&w, 65536)) < 0 || w_put_str(&w, layout[0]) < 0 ||
+                 (escape ? w_start_escaped(&w, first_cap) : w_start(&w, first_cap)) < 0 || w_put_str(&w, layout[0]) < 0 ||
                  w_escape_from(&w, 0) < 0;
     if (!PyCallable_Check(cells)) {
         failed = failed || write_rows(cells, 0, nrow, nrow, &lay, &w) < 0;
