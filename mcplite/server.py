@@ -42,6 +42,9 @@ class McpServer:
 
     ``page_size`` tools go in one ``tools/list`` page; ``cache_ttl_ms`` is how long a 2026-07-28
     client may cache listings; ``max_message_size`` bounds one incoming message (bytes);
+    ``max_requests_in_flight`` bounds the requests one connection (a stdio client, a legacy HTTP
+    session) has running at once, tool calls and ``subscriptions/listen`` included: past it a new
+    one is refused with error -32603 until one ends;
     ``workers`` is how many sync tools may run at once (default: 4 per core, at least 32); a call
     whose client left or cancelled before a worker was free never starts. A tool's unexpected
     exception reaches the client as a generic message naming the tool (the detail goes to the log;
@@ -63,6 +66,7 @@ class McpServer:
         page_size: int = 100,
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
+        max_requests_in_flight: int = 1024,
         workers: int | None = None,
         mask_error_details: bool = True,
         validate_output: bool = False,
@@ -71,7 +75,12 @@ class McpServer:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
             raise TypeError(f"McpServer: instructions must be a str, not {shown(instructions)}")
-        for option, value in (("page_size", page_size), ("max_message_size", max_message_size)):
+        limits = (
+            ("page_size", page_size),
+            ("max_message_size", max_message_size),
+            ("max_requests_in_flight", max_requests_in_flight),
+        )
+        for option, value in limits:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"McpServer: {option} must be a positive integer, not {value!r}")
         self.engine = Engine(
@@ -82,6 +91,7 @@ class McpServer:
             instructions=instructions,
             cache_ttl_ms=cache_ttl_ms,
             max_message_size=max_message_size,
+            max_requests_in_flight=max_requests_in_flight,
             mask_error_details=mask_error_details,
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""

@@ -25,6 +25,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ToolsListChanged
 
+import mcplite
 from mcplite.engine.connection import Connection
 from mcplite.engine.listening import closing_line
 from mcplite.protocol.versions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY
@@ -323,6 +324,25 @@ def test_a_cancelled_listen_hears_nothing_more_and_is_forgotten(wire: Wire) -> N
     assert wire.listeners("m") == 0
     count, before = wire.call("c", "resources")
     assert count == 0 and before == []  # nothing is sent for a cancelled listen, ever
+
+
+def test_a_flood_of_listens_stops_at_the_limit_and_the_server_serves_on(wire: Wire) -> None:
+    """A client that opens listens without end holds at most ``max_requests_in_flight`` (1024 by
+    default) of them: the others are refused at once, naming the limit, and so is a tool call while
+    the client is at it; once a few end, requests are served again."""
+    limit = mcplite.McpServer("x").engine.max_requests_in_flight
+    for number in range(limit + 6):
+        wire.listen(number, toolsListChanged=True)
+    wire.request("busy", "tools/call", {"name": "listeners", "arguments": {}})
+    seen = [wire.next() for _ in range(limit + 7)]
+    acks = [m for m in seen if m.get("method") == "notifications/subscriptions/acknowledged"]
+    refused = {m["id"]: m["error"] for m in seen if "error" in m}
+    assert len(acks) == limit and set(refused) == {*range(limit, limit + 6), "busy"}
+    assert all(e["code"] == -32603 and "max_requests_in_flight" in e["message"] for e in refused.values())
+    assert "tools/call: this connection has 1024 requests in flight" in refused["busy"]["message"]
+    for number in range(10):
+        wire.cancel(number)
+    assert wire.listeners("after") == limit - 10
 
 
 @pytest.mark.parametrize(

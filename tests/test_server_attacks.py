@@ -124,6 +124,13 @@ def test_the_worker_pool_follows_the_machine_and_is_configurable() -> None:
     assert mcplite.McpServer("x", workers=3).workers._size == 3
 
 
+@pytest.mark.parametrize("limit", [0, -1, True, 2.5, "10"])
+def test_max_requests_in_flight_is_a_positive_integer(limit: Any) -> None:
+    with pytest.raises(ValueError, match=r"max_requests_in_flight must be a positive integer"):
+        mcplite.McpServer("x", max_requests_in_flight=limit)
+    assert mcplite.McpServer("x", max_requests_in_flight=2).engine.max_requests_in_flight == 2
+
+
 # -- over stdio ----------------------------------------------------------------------------------------------
 
 

@@ -274,16 +274,29 @@ class Connection:
 
     def _start(self, request: Request, reply: Awaitable[Result | bytes]) -> asyncio.Task[bytes]:
         key = _key(request.id)
-        if key in self._running:
+        limit = self._engine.max_requests_in_flight
+        if key in self._running or len(self._running) >= limit:
             if inspect.iscoroutine(reply):
                 reply.close()
+            if key in self._running:
+                raise RpcError(
+                    INVALID_REQUEST, f"Invalid Request: id {quoted(request.id)} belongs to a call in progress"
+                )
             raise RpcError(
-                INVALID_REQUEST, f"Invalid Request: id {quoted(request.id)} belongs to a call in progress"
+                INTERNAL_ERROR,
+                f"{request.method}: this connection has {limit} requests in flight, the server's limit "
+                "(max_requests_in_flight); wait for one to end, or cancel one",
             )
         task = asyncio.get_running_loop().create_task(self._run(request, reply))
         self._running[key] = (task, request.cancelled)
-        task.add_done_callback(lambda _: self._running.pop(key, None))
+        task.add_done_callback(lambda done: self._forget(key, done))
         return task
+
+    def _forget(self, key: tuple[str, RequestId], task: asyncio.Task[bytes]) -> None:
+        """A request's task is over: forget it, unless its id has been given to a newer request."""
+        entry = self._running.get(key)
+        if entry is not None and entry[0] is task:
+            del self._running[key]
 
     async def _run(self, request: Request, reply: Awaitable[Result | bytes]) -> bytes:
         """The line answering a request that runs as a task: its result, or a JSON-RPC error."""
@@ -301,7 +314,8 @@ class Connection:
     def _notification(self, method: str, params: dict[str, Any]) -> None:
         if method == "notifications/cancelled":
             request_id = params.get("requestId")
-            entry = self._running.get(_key(request_id)) if is_request_id(request_id) else None  # type: ignore[arg-type]
+            # forgotten at once: its place counts against max_requests_in_flight no more
+            entry = self._running.pop(_key(request_id), None) if is_request_id(request_id) else None  # type: ignore[arg-type]
             if entry is not None:
                 task, cancelled = entry
                 cancelled.set()

@@ -220,6 +220,7 @@ class Engine:
         instructions: str | None = None,
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
+        max_requests_in_flight: int = 1024,
         mask_error_details: bool = True,
     ) -> None:
         self.server_info = server_info
@@ -229,6 +230,7 @@ class Engine:
         self.instructions = instructions
         self.cache_ttl_ms = cache_ttl_ms
         self.max_message_size = max_message_size
+        self.max_requests_in_flight = max_requests_in_flight
         self.offer = Offer(tools.page_size)
         """Resources, prompts, completion, subscriptions and lifespan (:mod:`mcplite.features`)."""
         self.mask_error_details = mask_error_details
