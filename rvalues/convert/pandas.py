@@ -117,12 +117,9 @@ def column(values: Any, where: str) -> RValue:
     if isinstance(dtype, np.dtype):
         array = values.to_numpy() if not isinstance(values, np.ndarray) else values
         return convert_flat(np.asarray(array), None, where)
-    if isinstance(dtype, pd.CategoricalDtype):
-        return _categorical(values, where)
-    if isinstance(dtype, pd.DatetimeTZDtype):
-        return _aware(values, where)
-    if isinstance(dtype, pd.StringDtype):
-        return _strings(values, where)
+    read = _reader(type(dtype))
+    if read is not None:
+        return read(values, where)
     if isinstance(dtype, pd.SparseDtype):
         raise RValueError(
             f"{where}: sparse dtype {dtype} is not supported; convert it with .sparse.to_dense() first"
@@ -137,20 +134,24 @@ def column(values: Any, where: str) -> RValue:
             f"{where}: interval dtype {dtype} has no R equivalent; split it into .array.left and "
             ".array.right columns, or use .astype(str) (-> character) first"
         )
-    array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
-    if isinstance(dtype, _MASKED):  # pandas' nullable arrays: values + mask, read without a pass
-        data = getattr(array, "_data", None)
-        mask = getattr(array, "_mask", None)
-        if not (isinstance(data, np.ndarray) and isinstance(mask, np.ndarray)):
-            mask = np.asarray(array.isna())
-            data = array.to_numpy(dtype=dtype.numpy_dtype, na_value=dtype.numpy_dtype.type(0))
-        return convert_flat(data, mask, where)
     if type(dtype).__name__ == "ArrowDtype":
         return _arrow(values, where)
     raise RValueError(
         f"{where}: pandas dtype {dtype} is not supported; convert the column to a numpy, nullable, "
         "string, category or datetime dtype first (e.g. .astype(object) for a list column)"
     )
+
+
+def _masked(values: Any, where: str) -> RValue:
+    """pandas' nullable arrays (Int64, boolean, Float64 ...): values and mask, read without a pass."""
+    dtype = values.dtype
+    array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    data = getattr(array, "_data", None)
+    mask = getattr(array, "_mask", None)
+    if not (isinstance(data, np.ndarray) and isinstance(mask, np.ndarray)):
+        mask = np.asarray(array.isna())
+        data = array.to_numpy(dtype=dtype.numpy_dtype, na_value=dtype.numpy_dtype.type(0))
+    return convert_flat(data, mask, where)
 
 
 def _strings(values: Any, where: str) -> RValue:
@@ -264,6 +265,24 @@ def _aware(values: Any, where: str) -> RValue:
     except (RValueError, TypeError):  # unknown to R, or unhashable: let the uncached call say which
         tzone = labels([tzone_name(dtype.tz, where)])
     return posixct_from_ticks(ticks, ticks == _NAT, array.unit, 1, tzone)
+
+
+_READERS: dict[type, Any] = {
+    pd.CategoricalDtype: _categorical,
+    pd.DatetimeTZDtype: _aware,
+    pd.StringDtype: _strings,
+    **dict.fromkeys(_MASKED, _masked),
+}
+"""How each of pandas' extension dtypes is read, by class (a subclass as its nearest base here)."""
+
+
+def _reader(kind: type) -> Any:
+    """The reader of a dtype class (a subclass: its nearest base's), or None."""
+    for cls in kind.__mro__:
+        read = _READERS.get(cls)
+        if read is not None:
+            return read
+    return None
 
 
 @functools.lru_cache(maxsize=64)
