@@ -101,6 +101,26 @@ int is_r_na(double v)
     return isnan(v) && (uint32_t)(bits & 0xffffffffu) == 1954u;
 }
 
+/* Open `values_obj` (of `formats`) and the object array `out_obj` it is written into, of the same
+ * length; on failure both are closed and -1 is returned with the error set (naming `who`). */
+static int open_values_and_out(PyObject *values_obj, const char *formats, Py_ssize_t itemsize, PyObject *out_obj,
+                               Column *values, Column *out, const char *who)
+{
+    if (column_open(values, values_obj, formats, itemsize, 0) < 0)
+        return -1;
+    if (column_open(out, out_obj, "O", sizeof(PyObject *), 1) < 0) {
+        column_close(values);
+        return -1;
+    }
+    if (out->len != values->len) {
+        PyErr_Format(PyExc_ValueError, "%s: `out` and `values` differ in length", who);
+        column_close(values);
+        column_close(out);
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *sp_double_tokens(PyObject *self, PyObject *args)
 {
     PyObject *values_obj, *out_obj, *prefix, *na, *nan, *inf, *ninf;
@@ -109,16 +129,8 @@ PyObject *sp_double_tokens(PyObject *self, PyObject *args)
                           &prefix, &na, &nan, &inf, &ninf))
         return NULL;
     Column values, out;
-    if (column_open(&values, values_obj, "d", 8, 0) < 0)
+    if (open_values_and_out(values_obj, "d", 8, out_obj, &values, &out, "double_tokens") < 0)
         return NULL;
-    if (column_open(&out, out_obj, "O", sizeof(PyObject *), 1) < 0) {
-        column_close(&values);
-        return NULL;
-    }
-    if (out.len != values.len) {
-        PyErr_SetString(PyExc_ValueError, "double_tokens: `out` and `values` differ in length");
-        goto fail;
-    }
     char buf[NUMBER_TEXT_MAX];
     for (Py_ssize_t i = 0; i < values.len; i++) {
         double v = *(double *)(values.base + i * values.stride);
@@ -149,19 +161,10 @@ PyObject *sp_int_tokens(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOUO", &values_obj, &out_obj, &prefix, &na))
         return NULL;
     Column values, out;
-    if (column_open(&values, values_obj, "ilq", 0, 0) < 0)
+    if (open_values_and_out(values_obj, "ilq", 0, out_obj, &values, &out, "int_tokens") < 0)
         return NULL;
     if (values.view.itemsize != 4 && values.view.itemsize != 8) {
         PyErr_SetString(PyExc_TypeError, "int_tokens: expected int32 or int64 values");
-        column_close(&values);
-        return NULL;
-    }
-    if (column_open(&out, out_obj, "O", sizeof(PyObject *), 1) < 0) {
-        column_close(&values);
-        return NULL;
-    }
-    if (out.len != values.len) {
-        PyErr_SetString(PyExc_ValueError, "int_tokens: `out` and `values` differ in length");
         goto fail;
     }
     int wide = values.view.itemsize == 8;
