@@ -177,7 +177,8 @@ _ARROW_CHECK_FROM = 1000
 
 def _arrow_strings(values: Any) -> Any:
     """The pyarrow array behind an arrow-backed string column, or None."""
-    if getattr(values.dtype, "storage", None) != "pyarrow" and type(values.dtype).__name__ != "ArrowDtype":
+    dtype = values.dtype
+    if getattr(dtype, "storage", None) != "pyarrow" and type(dtype).__name__ != "ArrowDtype":
         return None
     array = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     data = getattr(array, "_pa_array", None)
@@ -198,8 +199,9 @@ def _arrow(values: Any, where: str) -> RValue:
 
 def _categorical(values: Any, where: str) -> RValue:
     cat = values.array if isinstance(values, (pd.Series, pd.Index)) else values
+    dtype = cat.dtype
     out = _factor_codes(np.asarray(cat.codes))
-    levels = _levels(cat.categories, f"{where} categories")
+    levels = _levels(dtype.categories, f"{where} categories")
     texts = levels.data.tolist()
     if len(set(texts)) != len(texts):
         seen = pd.Index(texts)
@@ -207,7 +209,7 @@ def _categorical(values: Any, where: str) -> RValue:
             f"{where}: categories {shorten(list(cat.categories))} give duplicated factor levels "
             f"{shorten(seen[seen.duplicated()].tolist())} as R strings; rename the categories first"
         )
-    cls = _ORDERED if cat.ordered else _FACTOR
+    cls = _ORDERED if dtype.ordered else _FACTOR
     return build("integer", out, {"levels": levels, "class": cls})
 
 
