@@ -102,7 +102,7 @@ _ELEMENTS = [
     pd.NaT,
     float("nan"),
     np.float64("nan"),
-    np.datetime64("NaT"),
+    np.datetime64("NaT", "s"),
     np.datetime64("2020-01-01T10:00:00"),
     Decimal("NaN"),
     Decimal("sNaN"),
