@@ -143,7 +143,8 @@ def convert_flat(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
 
 def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
     if len(flat) <= FEW:
-        return build("logical", np.array(_few_with_na(flat, mask, NA_INTEGER), dtype=np.int32))
+        values, missing = few_values(flat, mask)
+        return build("logical", np.array(_na_where(values, missing, NA_INTEGER), dtype=np.int32))
     out = flat.astype(np.int32)
     if _any(mask):
         out[mask] = NA_INTEGER
@@ -152,8 +153,10 @@ def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
 
 def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     """An integer array as R integer (when it fits) or double (with a warning)."""
-    if len(flat) <= FEW and all(-INT_MAX <= v <= INT_MAX for v in _few_present(flat, mask)):
-        return build("integer", np.array(_few_with_na(flat, mask, NA_INTEGER), dtype=np.int32))
+    if len(flat) <= FEW:
+        values, missing = few_values(flat, mask)
+        if all(m or -INT_MAX <= v <= INT_MAX for v, m in zip(values, missing, strict=True)):
+            return build("integer", np.array(_na_where(values, missing, NA_INTEGER), dtype=np.int32))
     masked = _any(mask)
     if flat.dtype.itemsize <= 2:  # int8, int16, uint8, uint16 always fit
         out = flat.astype(np.int32)
@@ -188,20 +191,19 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     return build("double", out)
 
 
-def _few_with_na(flat: np.ndarray, mask: np.ndarray | None, na: Any) -> list[Any]:
-    """A few elements as Python values, ``na`` where masked (numpy's per-call cost would dominate)."""
+def few_values(flat: np.ndarray, mask: np.ndarray | None) -> tuple[list[Any], list[bool]]:
+    """A few elements as Python values, and which of them are masked (numpy's per-call cost
+    would dominate).
+
+    >>> few_values(np.array([1, 2]), np.array([False, True]))
+    ([1, 2], [False, True])
+    """
     values = flat.tolist()
-    if mask is None:
-        return values  # type: ignore[no-any-return]
-    return [na if m else v for v, m in zip(values, mask.tolist(), strict=True)]
+    return values, (mask.tolist() if mask is not None else [False] * len(values))
 
 
-def _few_present(flat: np.ndarray, mask: np.ndarray | None) -> list[Any]:
-    """A few elements as Python values, the masked ones left out."""
-    values = flat.tolist()
-    if mask is None:
-        return values  # type: ignore[no-any-return]
-    return [v for v, m in zip(values, mask.tolist(), strict=True) if not m]
+def _na_where(values: list[Any], masked: list[bool], na: Any) -> list[Any]:
+    return [na if m else v for v, m in zip(values, masked, strict=True)]
 
 
 def _warn_rounded(present: np.ndarray, where: str) -> None:

@@ -39,7 +39,7 @@ import numpy as np
 
 from rvalues._speedups import writer as compiled
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
-from rvalues.convert.numpy import convert_flat, datetimes, difftime_seconds, integers, timedeltas
+from rvalues.convert.numpy import convert_flat, datetimes, difftime_seconds, few_values, integers, timedeltas
 from rvalues.convert.registry import converters_registered, has_converter
 from rvalues.errors import RValueError
 from rvalues.format.timezones import tzone_name
@@ -144,9 +144,8 @@ _FEW = 16
 
 def _few_missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
     """:func:`_missing` of a few elements, one by one."""
-    values = flat.tolist()
+    values, masked = few_values(flat, mask)
     kinds = list(map(_kind_of, values))
-    masked = mask.tolist() if mask is not None else [False] * len(values)
     hard = [m or k == "missing" for k, m in zip(kinds, masked, strict=True)]
     nanish = [i for i, (k, h) in enumerate(zip(kinds, hard, strict=True)) if not h and k in _NANISH]
     if nanish:
