@@ -109,9 +109,6 @@ def unshown_text(seconds: np.ndarray) -> np.ndarray:
     return out
 
 
-_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
-
-
 def few_dates(days: list[float]) -> list[str | None] | None:
     """:func:`format_date` of a few day numbers in plain Python (numpy's per-call cost would
     dominate); None when a day lies outside years 1000 to 9999 (the vectorized path writes those).
