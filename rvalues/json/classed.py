@@ -73,9 +73,7 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
     if ctx.date != "epoch" and not named and len(x.data) <= time_cells.FEW_TIMES:
         texts = _few_date_texts(x.data.tolist() if x.r_type == "double" else _int_days(x.data).tolist())
         if texts is not None:  # always_decimal, which the child drops, does not touch strings
-            prefix, na = ctx.prefix or "", character_na_token(ctx)
-            na_token = None if na is None else prefix + na
-            return finish([na_token if t is None else f'{prefix}"{t}"' for t in texts], ctx, prefixed=True)
+            return _quoted_few(texts, ctx)
     data = np.asarray(x.data, dtype=np.float64) if x.r_type == "double" else _int_days(x.data)
     child = ctx.but(always_decimal=False)
     if ctx.date == "epoch":
@@ -112,6 +110,14 @@ def _few_date_texts(days: list[float]) -> list[str | None] | None:
     return few_dates(days)
 
 
+def _quoted_few(texts: list[str | None], ctx: Ctx) -> Any:
+    """A few date or date-time texts as the character method writes them (None: NA); such text
+    needs no escaping, only quotes and ``ctx.prefix``."""
+    prefix, na = ctx.prefix or "", character_na_token(ctx)
+    na_token = None if na is None else prefix + na
+    return finish([na_token if text is None else f'{prefix}"{text}"' for text in texts], ctx, prefixed=True)
+
+
 def _int_days(data: np.ndarray) -> np.ndarray:
     out = data.astype(np.float64)
     out[data == NA_INTEGER] = NA_REAL
@@ -146,11 +152,7 @@ def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:
         texts = few_posixct(seconds.tolist(), tzone, ctx.posixt)
         if texts is None:
             texts = format_posixct(seconds, tzone, ctx.posixt).tolist()
-        prefix, na = ctx.prefix or "", character_na_token(ctx)
-        na_token = None if na is None else prefix + na
-        # date-time text needs no escaping
-        few = [na_token if text is None else f'{prefix}"{text}"' for text in texts]
-        return finish(few, ctx, prefixed=True)
+        return _quoted_few(texts, ctx)
     if ctx.prefix is None and compiled_array(len(seconds), time_cells.FEW_TIMES, ctx):
         text = array_text(coded_cell(seconds, tzone, ctx), ctx)
         if text is not None:
