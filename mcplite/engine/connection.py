@@ -275,18 +275,20 @@ class Connection:
     def _start(self, request: Request, reply: Awaitable[Result | bytes]) -> asyncio.Task[bytes]:
         key = _key(request.id)
         limit = self._engine.max_requests_in_flight
-        if key in self._running or len(self._running) >= limit:
+        refusal = None
+        if key in self._running:
+            why = f"Invalid Request: id {quoted(request.id)} belongs to a call in progress"
+            refusal = RpcError(INVALID_REQUEST, why)
+        elif len(self._running) >= limit:
+            why = (
+                f"{request.method}: this connection has {limit} requests in flight, the server's limit "
+                "(max_requests_in_flight); wait for one to end, or cancel one"
+            )
+            refusal = RpcError(INTERNAL_ERROR, why)
+        if refusal is not None:
             if inspect.iscoroutine(reply):
                 reply.close()
-            if key in self._running:
-                raise RpcError(
-                    INVALID_REQUEST, f"Invalid Request: id {quoted(request.id)} belongs to a call in progress"
-                )
-            raise RpcError(
-                INTERNAL_ERROR,
-                f"{request.method}: this connection has {limit} requests in flight, the server's limit "
-                "(max_requests_in_flight); wait for one to end, or cancel one",
-            )
+            raise refusal
         task = asyncio.get_running_loop().create_task(self._run(request, reply))
         self._running[key] = (task, request.cancelled)
         task.add_done_callback(lambda done: self._forget(key, done))
