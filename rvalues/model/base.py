@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -71,15 +72,25 @@ class RValue:
 
     # -- reading --------------------------------------------------------------------------------
 
-    @property
-    def data(self) -> Any:
-        """The payload in R's own encoding (a read-only numpy array, or a tuple for lists)."""
-        return self._data
+    if TYPE_CHECKING:
 
-    @property
-    def attributes(self) -> Mapping[str, RValue]:
-        """The attributes, in R's order, as a read-only mapping of names to R values."""
-        return self._attributes
+        @property
+        def data(self) -> Any:
+            """The payload in R's own encoding (a read-only numpy array, or a tuple for lists)."""
+
+        @property
+        def attributes(self) -> Mapping[str, RValue]:
+            """The attributes, in R's order, as a read-only mapping of names to R values."""
+
+    else:  # the same, read by C getters: the encoders read them hundreds of times a call
+        data = property(
+            operator.attrgetter("_data"),
+            doc="The payload in R's own encoding (a read-only numpy array, or a tuple for lists).",
+        )
+        attributes = property(
+            operator.attrgetter("_attributes"),
+            doc="The attributes, in R's order, as a read-only mapping of names to R values.",
+        )
 
     def __len__(self) -> int:
         return len(self._data)

@@ -80,7 +80,7 @@ def freeze(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     >>> freeze(np.array([1, 2], dtype=np.int32)).flags.writeable
     False
     """
-    if is_locked(array):
+    if array.base is not None and is_locked(array):  # one that owns its memory is not (is_locked)
         return array
     if _is_small_numeric(array):
         return np.frombuffer(array.tobytes(), array.dtype)
