@@ -113,23 +113,29 @@ def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
     """A number, integer, logical or POSIXct column the built-in encoders would take, as a cell
     column (None: encode it to tokens)."""
     kind = _CELL_CLASSES.get(type(column))
-    if kind is None or "dim" in column.attributes:
+    if kind is None:
         return None
-    cls = r_class(column)[0]
-    if not builtin_method(cls):
-        return None  # a user's encoder
-    if kind == "POSIXct":
-        return posixct_cell(column, ctx) if cls == "POSIXct" else None
-    if kind == "Date":
-        return date_cell(column, ctx) if cls == "Date" else None
-    if "class" in column.attributes:
+    attributes = column.attributes
+    if attributes:  # its class decides (a user's method, a Date, a matrix)
+        if "dim" in attributes:
+            return None
+        cls = r_class(column)[0]
+        if not builtin_method(cls):
+            return None
+        if kind == "POSIXct":
+            return posixct_cell(column, ctx) if cls == "POSIXct" else None
+        if kind == "Date":
+            return date_cell(column, ctx) if cls == "Date" else None
+        if "class" in attributes:
+            return None
+    elif not builtin_method(kind):  # no attributes: the implicit class is the kind
         return None
     data = column.data
     if kind == "character":
         return compiled.string_cells(data, character_na_token(ctx))
     if kind == "logical":
         return compiled.logical_cells(data, ctx.na or "null")
-    if column.r_type == "integer":
+    if kind == "integer":
         return compiled.int_cells(data, ctx.na or "string")
     return compiled.number_cells(data, ctx.precision, ctx.na or "string", ctx.use_signif, ctx.always_decimal)
 
