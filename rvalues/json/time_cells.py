@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from rvalues._speedups import writer as compiled
-from rvalues.format.datetime import Pieces, posixct_clock, posixct_pieces, unshown_text
+from rvalues.format.datetime import Pieces, format_posixct, posixct_clock, posixct_pieces, unshown_text
 from rvalues.format.timezones import tzone_of
 from rvalues.json.atomic import character_na_token
 from rvalues.json.context import Ctx
@@ -49,10 +49,15 @@ def date_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
 
 def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
     """A POSIXct column's cells (data-frame rows) for the compiled writer: its text as coded pieces,
-    written without a string per element (None where ``encode_posixt`` takes another way)."""
-    if x.r_type == "list" or ctx.posixt in ("mongo", "epoch") or len(x.data) <= FEW_TIMES:
+    written without a string per element; a few elements as their texts (which need no escaping).
+    None where ``encode_posixt`` takes another way."""
+    if x.r_type == "list" or ctx.posixt in ("mongo", "epoch"):
         return None
-    return coded_cell(np.asarray(x.data, dtype=np.float64), tzone_of(x.attributes), ctx)
+    seconds = np.asarray(x.data, dtype=np.float64)
+    if len(seconds) <= FEW_TIMES:
+        texts = format_posixct(seconds, tzone_of(x.attributes), ctx.posixt)
+        return compiled.string_cells(texts, character_na_token(ctx))
+    return coded_cell(seconds, tzone_of(x.attributes), ctx)
 
 
 def coded_cell(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> compiled.Cell | None:
