@@ -17,7 +17,7 @@ import rvalues as rv
 from rvalues.convert import numpy as numpy_convert
 from rvalues.convert import objects as objects_convert
 from rvalues.convert import pandas as pandas_convert
-from rvalues.json import classed
+from rvalues.json import factor_cells
 from rvalues.model.elements import INT_MAX
 
 _UNITS = ["s", "ms", "us", "ns"]
@@ -157,7 +157,7 @@ def test_factor_tokens_of_a_few_codes_are_the_array_paths(monkeypatch: pytest.Mo
         {"levels": rv.Character(["a", None, "</c>"]), "class": rv.Character(["factor"])},
     )
     few = [rv.to_json(factor), rv.to_json(factor, na="string"), rv.to_json(rv.data_frame(f=factor))]
-    monkeypatch.setattr(classed, "_FEW_CODES", -1)
+    monkeypatch.setattr(factor_cells, "FEW_CODES", -1)
     assert [rv.to_json(factor), rv.to_json(factor, na="string"), rv.to_json(rv.data_frame(f=factor))] == few
 
 

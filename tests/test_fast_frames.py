@@ -13,7 +13,18 @@ from hypothesis import HealthCheck, given, settings
 
 import rvalues as rv
 from rvalues.format import datetime as datetime_format
-from rvalues.json import JsonOptions, atomic, classed, dispatch, frames, numbers, strings, time_cells, to_json
+from rvalues.json import (
+    JsonOptions,
+    atomic,
+    classed,
+    dispatch,
+    factor_cells,
+    frames,
+    numbers,
+    strings,
+    time_cells,
+    to_json,
+)
 from rvalues.json.api import encode_with
 from rvalues.json.context import Ctx
 from rvalues.na import NA_INTEGER, NA_REAL
@@ -115,7 +126,8 @@ def test_a_few_elements_in_plain_python_give_the_same_bytes(
         patch.setattr(time_cells, "FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
         patch.setattr(numbers, "SMALL", -1)
-        patch.setattr(classed, "_FEW_CODES", -1)
+        patch.setattr(classed, "_FEW_DAYS", -1)
+        patch.setattr(factor_cells, "FEW_CODES", -1)
         assert _outcome(desc, options) == few
 
 
@@ -139,7 +151,8 @@ def test_a_few_date_times_with_na_and_infinities_in_every_layout(
         patch.setattr(time_cells, "FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
         patch.setattr(numbers, "SMALL", -1)
-        patch.setattr(classed, "_FEW_CODES", -1)
+        patch.setattr(classed, "_FEW_DAYS", -1)
+        patch.setattr(factor_cells, "FEW_CODES", -1)
         assert to_json(value, **options) == few
 
 

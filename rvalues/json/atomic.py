@@ -162,17 +162,14 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
     """The character method for ``labels[codes]`` (code -1: NA), escaping each label once.
 
     ``codes`` is an array, or for a few a list (indexed in plain Python)."""
-    na = character_na_token(ctx)
     if isinstance(codes, list) and len(labels) <= strings.FEW:
+        na = character_na_token(ctx)
         entries = [*escape_few(labels, na), na]
         if ctx.prefix:
             # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
             entries = [None if entry is None else ctx.prefix + entry for entry in entries]
         return finish([entries[code] for code in codes], ctx, prefixed=True)
-    table = np.empty(len(labels) + 1, dtype=object)
-    table[:-1] = escape_array(labels, na)
-    table[-1] = na
-    table = prefix_tokens(table, ctx.prefix)
+    table = coded_tokens(labels, ctx)
     if not isinstance(codes, list) and compiled_array(len(codes), strings.FEW, ctx):
         text = array_text(compiled.table_cells(codes, table), ctx)
         if text is not None:
@@ -181,6 +178,16 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
         entries = table.tolist()
         return finish([entries[code] for code in codes], ctx, prefixed=True)
     return finish(table[codes], ctx, prefixed=True)
+
+
+def coded_tokens(labels: np.ndarray, ctx: Ctx) -> np.ndarray:
+    """The tokens ``labels[codes]`` reads (code -1, the last, is NA): each label escaped once, with
+    ``ctx.prefix``."""
+    na = character_na_token(ctx)
+    table = np.empty(len(labels) + 1, dtype=object)
+    table[:-1] = escape_few(labels, na) if len(labels) <= strings.FEW else escape_array(labels, na)
+    table[-1] = na
+    return prefix_tokens(table, ctx.prefix)
 
 
 def character_from(values: np.ndarray, names: Any = None) -> RValue:

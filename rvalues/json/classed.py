@@ -29,6 +29,7 @@ from rvalues.json.atomic import (
 )
 from rvalues.json.collapse import collapse
 from rvalues.json.context import Ctx, prefix_tokens
+from rvalues.json.factor_cells import factor_codes, level_labels
 from rvalues.json.frames import encode_frame
 from rvalues.json.options import JsonliteError
 from rvalues.json.posixlt import posixlt_seconds, posixlt_text
@@ -45,21 +46,16 @@ def _double(values: np.ndarray, names: Any = None) -> Any:
     return build("double", values, None if names is None else {"names": names})
 
 
-_NO_LEVELS = np.array([], dtype=object)
-_FEW_CODES = 64  # fewer codes are read in plain Python: numpy's per-call cost would dominate
+_FEW_DAYS = 64  # fewer days are written in plain Python: numpy's per-call cost would dominate
 
 
 def encode_factor(x: Any, ctx: Ctx) -> Any:
     """The labels as strings, or with factor="integer" the codes."""
     if ctx.factor == "integer":
         return ctx.encode(x, ctx.but(keep_vec_names=False), implicit_class(x))
-    levels = x.attributes.get("levels")
-    table = _NO_LEVELS if levels is None else levels.data
+    table = level_labels(x)
+    codes = factor_codes(x.data)
     names = x.attributes.get("names") if ctx.keep_vec_names else None
-    if (names is None or not len(names.data)) and len(x.data) <= _FEW_CODES:
-        return encode_coded_strings([-1 if c == NA_INTEGER else c - 1 for c in x.data.tolist()], table, ctx)
-    codes = np.asarray(x.data, dtype=np.int64)
-    codes = np.where(codes == NA_INTEGER, -1, codes - 1)
     if names is None or not len(names.data):
         return encode_coded_strings(codes, table, ctx)
     labels = np.append(table, [None])[codes]
@@ -83,7 +79,7 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
         return ctx.encode(_double(x.data, names), child)
     if named or (np.abs(data) > INT_MAX).any():
         return ctx.encode(character_from(format_date(data), names), child)
-    if x.r_type == "double" and compiled_array(len(data), _FEW_CODES, ctx):
+    if x.r_type == "double" and compiled_array(len(data), _FEW_DAYS, ctx):
         text = array_text(compiled.date_cells(data, character_na_token(child)), ctx)
         if text is not None:
             return text

@@ -24,10 +24,11 @@ from rvalues.errors import RValueError
 from rvalues.json.atomic import character_na_token
 from rvalues.json.collapse import row_delimiters
 from rvalues.json.context import Ctx
+from rvalues.json.factor_cells import factor_cell
 from rvalues.json.methods import builtin_method
 from rvalues.json.time_cells import date_cell, posixct_cell
 from rvalues.model.build import build
-from rvalues.model.classed import Date, POSIXct
+from rvalues.model.classed import Date, Factor, POSIXct
 from rvalues.model.classes import r_class
 from rvalues.model.vectors import Character, Double, Integer, Logical
 
@@ -41,6 +42,7 @@ _CELL_CLASSES = {
     Character: "character",
     POSIXct: "POSIXct",
     Date: "Date",
+    Factor: "factor",
 }
 
 
@@ -126,6 +128,8 @@ def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
             return posixct_cell(column, ctx) if cls == "POSIXct" else None
         if kind == "Date":
             return date_cell(column, ctx) if cls == "Date" else None
+        if kind == "factor":
+            return factor_cell(column, ctx) if cls in ("factor", "ordered") else None
         if "class" in attributes:
             return None
     elif not builtin_method(kind):  # no attributes: the implicit class is the kind
