@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import warnings
 from typing import Any
 
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from hypothesis.extra import pandas as hpd
 
+import rvalues as rv
 from rvalues.convert import ConversionWarning, from_numpy, from_pandas, to_numpy, to_pandas
+from rvalues.convert.origins import origin_of, remember
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -298,3 +301,20 @@ def test_hypothesis_pandas_frames_round_trip(df: pd.DataFrame) -> None:
 )
 def test_hypothesis_pandas_object_series_round_trip(series: pd.Series) -> None:
     pd.testing.assert_series_equal(to_pandas(from_pandas(series)), series, check_exact=True)
+
+
+def test_an_origin_belongs_to_the_converted_object_only() -> None:
+    """The dtype is kept on the converted value itself: an equal value, a changed copy, a pickled
+    copy and the shared NULL have none, so they come back with R's defaults."""
+    converted = from_numpy(np.array([1, 2], dtype=np.int16))
+    assert to_numpy(converted).dtype == np.int16
+    for other in (
+        rv.Integer([1, 2]),
+        converted.with_attributes({"names": ["a", "b"]}).without_attributes(),
+        pickle.loads(pickle.dumps(converted)),
+    ):
+        assert other == converted and origin_of(other) == {}
+        assert to_numpy(other).dtype == np.int32
+    assert remember(rv.NULL, dtype=np.dtype("int16")) is rv.NULL and origin_of(rv.NULL) == {}
+    frame = from_pandas(pd.DataFrame({"x": pd.array([1, None], dtype="Int64")}))
+    assert str(to_pandas(frame.data[0]).dtype) == "Int64"  # a column keeps its own origin

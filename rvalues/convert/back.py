@@ -1,7 +1,7 @@
 """The way back: ``to_numpy(x)`` and ``to_pandas(x)``.
 
-Values that came from numpy or pandas remember (:mod:`rvalues.convert.origins`: by object
-identity, weakly, never as an R attribute) the dtype, index and column labels they came from, so a
+Values that came from numpy or pandas remember (:mod:`rvalues.convert.origins`: on the value
+object itself, never as an R attribute) the dtype, index and column labels they came from, so a
 round trip gives back the same dtypes wherever R could hold the values (``Int64`` stays
 ``Int64``, ``category`` keeps its categories, ``datetime64[ns, tz]`` its unit and zone, object
 columns their Python objects). Values born in R -- or changed since, since every change makes a

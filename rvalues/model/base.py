@@ -53,6 +53,8 @@ class RValue:
     r_type: ClassVar[str] = ""
     _data: Any = attrs.field(alias="_data")
     _attributes: Mapping[str, RValue] = attrs.field(alias="_attributes")
+    # what a conversion made this very object from (rvalues.convert.origins); unset for most values
+    _origin: dict[str, Any] = attrs.field(init=False)
 
     # -- construction ---------------------------------------------------------------------------
 
