@@ -155,8 +155,10 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     """An integer array as R integer (when it fits) or double (with a warning)."""
     if len(flat) <= FEW:
         values, missing = few_values(flat, mask)
-        if all(m or -INT_MAX <= v <= INT_MAX for v, m in zip(values, missing, strict=True)):
-            return build("integer", np.array(_na_where(values, missing, NA_INTEGER), dtype=np.int32))
+        kept = values if mask is None else [v for v, m in zip(values, missing, strict=True) if not m]
+        if not kept or (-INT_MAX <= min(kept) and max(kept) <= INT_MAX):
+            data = values if mask is None else _na_where(values, missing, NA_INTEGER)
+            return build("integer", np.array(data, dtype=np.int32))
     masked = _any(mask)
     if flat.dtype.itemsize <= 2:  # int8, int16, uint8, uint16 always fit
         out = flat.astype(np.int32)

@@ -222,12 +222,15 @@ def _factor_codes(codes: np.ndarray) -> np.ndarray:
     return out
 
 
+_STR = frozenset({str})
+
+
 def _levels(categories: pd.Index, where: str) -> Character:
     """The levels of categories: a few strings are shared (see :func:`rvalues.model.build.labels`)."""
     if len(categories) <= SHARED_LABELS:
         arrow = _arrow_strings(categories)
         texts = arrow.to_pylist() if arrow is not None else categories.tolist()
-        if all(type(text) is str for text in texts):
+        if set(map(type, texts)) <= _STR:
             try:
                 return labels(texts)
             except RValueError as err:
@@ -335,7 +338,7 @@ def _frame(df: pd.DataFrame) -> RValue:
     header = df.columns
     arrow = _arrow_strings(header)
     labels = arrow.to_pylist() if arrow is not None else header.tolist()
-    names = [_label(label) for label in labels]
+    names = [label if type(label) is str else _label(label) for label in labels]
     columns = []
     for i, array in enumerate(_column_arrays(df)):  # by position: labels may repeat
         value = column(array, _column_where(names[i]))

@@ -84,9 +84,12 @@ def labels(strings: Sequence[str | None]) -> Character:
     >>> labels(["id", "x"]) is labels(("id", "x"))
     True
     """
-    if len(strings) > SHARED_LABELS or not all(type(s) is str or s is None for s in strings):
+    if len(strings) > SHARED_LABELS or not set(map(type, strings)) <= _LABEL_TYPES:
         return build("character", np.array(strings, dtype=object).reshape(-1))  # type: ignore[no-any-return]
     return _shared_labels(tuple(strings))
+
+
+_LABEL_TYPES = frozenset({str, type(None)})
 
 
 @functools.lru_cache(maxsize=512)
