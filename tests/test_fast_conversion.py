@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rvalues as rv
+from rvalues import _speedups
 from rvalues.convert import numpy as numpy_convert
 from rvalues.convert import objects as objects_convert
 from rvalues.convert import pandas as pandas_convert
@@ -46,7 +47,11 @@ def _convert(obj: Any) -> Any:
 
 
 def _same_both_ways(obj: Any) -> None:
+    """The few-element paths (compiled, and plain Python without the extension) and numpy's agree."""
     few = _convert(obj)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_speedups, "core", None)
+        assert _convert(obj) == few
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(numpy_convert, "FEW", -1)
         patch.setattr(pandas_convert, "FEW", -1)

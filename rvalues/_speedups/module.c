@@ -114,6 +114,9 @@ static PyMethodDef methods[] = {
     {"date_days", sp_date_days, METH_VARARGS,
      "date_days(values, skip, out)\nFill the float64 `out[i]` with the days since 1970-01-01 of the "
      "datetime.date values[i], where the bool `skip[i]` is false."},
+    {"r_integers", sp_r_integers, METH_VARARGS,
+     "r_integers(values, mask) -> bytes | None\nR's int32 storage of an integer or bool array (NA where "
+     "the bool `mask` is true); None when an unmasked value is outside R's integer range."},
     {NULL, NULL, 0, NULL},
 };
 

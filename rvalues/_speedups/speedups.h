@@ -83,6 +83,9 @@ int clock_text(long long day, long long time, char sep, const DayTable *table, c
 PyObject *sp_object_kinds(PyObject *self, PyObject *args);
 PyObject *sp_date_days(PyObject *self, PyObject *args);
 
+/* integers.c */
+PyObject *sp_r_integers(PyObject *self, PyObject *args);
+
 /* rows.c */
 PyObject *sp_rows_text(PyObject *self, PyObject *args);
 PyObject *sp_cells_text(PyObject *self, PyObject *args);

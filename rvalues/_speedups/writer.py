@@ -298,3 +298,20 @@ def date_days(values: np.ndarray, skip: np.ndarray) -> np.ndarray | None:
     out = np.full(len(values), np.nan)
     core.date_days(values, np.ascontiguousarray(skip, dtype=bool), out)
     return out
+
+
+def r_integers(values: np.ndarray, mask: np.ndarray | None) -> np.ndarray | None:
+    """R's integer storage of an integer or bool array (R's NA where ``mask``), locked (its memory is
+    a bytes object); None without the extension, for another array, or for a value outside R's
+    integer range (the caller's own path then converts, and warns)."""
+    core = _speedups.core
+    if (
+        core is None
+        or values.ndim != 1
+        or values.dtype.kind not in "biu"
+        or not values.dtype.isnative
+        or (mask is not None and (mask.dtype != bool or mask.shape != values.shape))
+    ):
+        return None
+    data = core.r_integers(values, mask)
+    return None if data is None else np.frombuffer(data, dtype=np.int32)

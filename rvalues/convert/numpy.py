@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from rvalues._speedups import writer as compiled
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.origins import remember
 from rvalues.errors import RValueError, shorten
@@ -143,6 +144,9 @@ def convert_flat(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
 
 def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
     if len(flat) <= FEW:
+        locked = compiled.r_integers(flat, mask)  # one call where numpy's would dominate
+        if locked is not None:
+            return build("logical", locked)
         values, missing = few_values(flat, mask)
         return build("logical", np.array(_na_where(values, missing, NA_INTEGER), dtype=np.int32))
     out = flat.astype(np.int32)
@@ -154,6 +158,9 @@ def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
 def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
     """An integer array as R integer (when it fits) or double (with a warning)."""
     if len(flat) <= FEW:
+        locked = compiled.r_integers(flat, mask)  # one call where numpy's would dominate
+        if locked is not None:
+            return build("integer", locked)
         values, missing = few_values(flat, mask)
         kept = values if mask is None else [v for v, m in zip(values, missing, strict=True) if not m]
         if not kept or (-INT_MAX <= min(kept) and max(kept) <= INT_MAX):
