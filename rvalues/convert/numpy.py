@@ -38,7 +38,7 @@ from rvalues.model.base import RValue
 from rvalues.model.build import build, labels
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.storage import freeze, owned
+from rvalues.model.storage import few_locked, freeze, owned
 from rvalues.model.strings import check_unicode_array
 from rvalues.model.vectors import Character
 from rvalues.na import NA_INTEGER, NA_REAL
@@ -148,7 +148,7 @@ def _logical(flat: np.ndarray, mask: np.ndarray | None) -> RValue:
         if locked is not None:
             return build("logical", locked)
         values, missing = few_values(flat, mask)
-        return build("logical", np.array(_na_where(values, missing, NA_INTEGER), dtype=np.int32))
+        return build("logical", few_locked(_na_where(values, missing, NA_INTEGER), "i"))
     out = flat.astype(np.int32)
     if _any(mask):
         out[mask] = NA_INTEGER
@@ -165,7 +165,7 @@ def integers(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
         kept = values if mask is None else [v for v, m in zip(values, missing, strict=True) if not m]
         if not kept or (-INT_MAX <= min(kept) and max(kept) <= INT_MAX):
             data = values if mask is None else _na_where(values, missing, NA_INTEGER)
-            return build("integer", np.array(data, dtype=np.int32))
+            return build("integer", few_locked(data, "i"))
     masked = _any(mask)
     if flat.dtype.itemsize <= 2:  # int8, int16, uint8, uint16 always fit
         out = flat.astype(np.int32)
@@ -322,7 +322,7 @@ def _seconds(ints: np.ndarray, unit: str, count: int, missing: np.ndarray) -> np
         else:
             ticks = per_second
             values = [NA_REAL if m else float(i // ticks) + float(i % ticks) / ticks for i, m in pairs]
-        return np.array(values, dtype=np.float64)
+        return few_locked(values, "d")
     if len(ints) > _BLOCK:  # block by block, so the temporaries stay in the CPU's cache
         secs = np.empty(len(ints), dtype=np.float64)
         for start in range(0, len(ints), _BLOCK):

@@ -47,6 +47,7 @@ from rvalues.model.base import RValue
 from rvalues.model.bindings import BOUND
 from rvalues.model.build import build
 from rvalues.model.elements import read_only
+from rvalues.model.storage import few_locked
 from rvalues.model.vectors import Character
 from rvalues.na import NA_INTEGER, NA_REAL
 
@@ -249,7 +250,7 @@ def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
     if len(flat) <= _FEW:
         pairs = zip(flat.tolist(), hard.tolist(), strict=True)
         few = [NA_REAL if missing else value.toordinal() - _EPOCH_ORDINAL for value, missing in pairs]
-        return build("double", np.array(few, dtype=np.float64), {"class": _DATE_CLASS})
+        return build("double", few_locked(few, "d"), {"class": _DATE_CLASS})
     days = compiled.date_days(flat, hard)
     if days is not None:
         days[hard] = NA_REAL

@@ -54,7 +54,7 @@ from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.classes import explicit_class
 from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names
-from rvalues.model.storage import freeze, owned
+from rvalues.model.storage import few_locked, freeze, owned
 from rvalues.model.vectors import Character, Integer
 from rvalues.na import NA_INTEGER
 
@@ -201,10 +201,9 @@ def _categorical(values: Any, where: str) -> RValue:
     cat = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     dtype = cat.dtype
     out = _factor_codes(np.asarray(cat.codes))
-    levels = _levels(dtype.categories, f"{where} categories")
-    texts = levels.data.tolist()
-    if len(set(texts)) != len(texts):
-        seen = pd.Index(texts)
+    levels, repeated = _levels(dtype.categories, f"{where} categories")
+    if repeated:
+        seen = pd.Index(levels.data.tolist())
         raise RValueError(
             f"{where}: categories {shorten(list(cat.categories))} give duplicated factor levels "
             f"{shorten(seen[seen.duplicated()].tolist())} as R strings; rename the categories first"
@@ -216,7 +215,7 @@ def _categorical(values: Any, where: str) -> RValue:
 def _factor_codes(codes: np.ndarray) -> np.ndarray:
     """pandas' category codes (-1 for missing) as R's factor codes (from 1, NA for missing)."""
     if len(codes) <= FEW:
-        return np.array([c + 1 if c >= 0 else NA_INTEGER for c in codes.tolist()], dtype=np.int32)
+        return few_locked([c + 1 if c >= 0 else NA_INTEGER for c in codes.tolist()], "i")
     out = codes.astype(np.int32) + 1
     out[codes < 0] = NA_INTEGER
     return out
@@ -225,17 +224,25 @@ def _factor_codes(codes: np.ndarray) -> np.ndarray:
 _STR = frozenset({str})
 
 
-def _levels(categories: pd.Index, where: str) -> Character:
-    """The levels of categories: a few strings are shared (see :func:`rvalues.model.build.labels`)."""
+def _levels(categories: pd.Index, where: str) -> tuple[Character, bool]:
+    """The levels of categories, and whether two of them are the same R string: a few strings are
+    shared and checked once (see :func:`rvalues.model.build.labels`)."""
     if len(categories) <= SHARED_LABELS:
         arrow = _arrow_strings(categories)
         texts = arrow.to_pylist() if arrow is not None else categories.tolist()
         if set(map(type, texts)) <= _STR:
             try:
-                return labels(texts)
+                return _string_levels(tuple(texts))
             except RValueError as err:
                 raise RValueError(f"{where}: {err}") from None
-    return _as_character(categories, where)
+    levels = _as_character(categories, where)
+    texts = levels.data.tolist()
+    return levels, len(set(texts)) != len(texts)
+
+
+@functools.lru_cache(maxsize=256)
+def _string_levels(texts: tuple[str, ...]) -> tuple[Character, bool]:
+    return labels(texts), len(set(texts)) != len(texts)
 
 
 def _as_character(index: pd.Index, where: str) -> Character:

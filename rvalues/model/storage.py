@@ -19,6 +19,7 @@ Character storage is checked once, when it is locked (see :mod:`rvalues.model.st
 
 from __future__ import annotations
 
+import array
 from typing import Any
 
 import numpy as np
@@ -95,6 +96,19 @@ def freeze(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     if array.dtype.kind in _BUFFER_KINDS and array.ndim == 1:
         return np.frombuffer(array.data.toreadonly(), dtype=array.dtype)
     return np.asarray(_Lock(array))
+
+
+def few_locked(values: list[Any], typecode: str) -> np.ndarray:
+    """Locked storage of a few Python numbers, written straight into ``bytes`` (typecode "i": int32,
+    "d": float64): about half the cost of an array that ``freeze`` then copies.
+
+    >>> few_locked([1, -2], "i").flags.writeable, few_locked([0.5], "d").dtype
+    (False, dtype('float64'))
+    """
+    return np.frombuffer(array.array(typecode, values).tobytes(), dtype=_TYPECODES[typecode])
+
+
+_TYPECODES: dict[str, np.dtype[Any]] = {"i": np.dtype(np.int32), "d": np.dtype(np.float64)}
 
 
 def owned(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
