@@ -58,6 +58,8 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
     """
     if isinstance(value, RValue):
         return value
+    if _is_numpy_or_pandas(value):  # first: the common payload, and never a Mapping
+        return _as_r(value, where)
     if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
         raise TypeError(
             f"{clip(where)}: the value nests more than {MAX_DEPTH} levels deep (rvalues.MAX_DEPTH); "
@@ -79,10 +81,15 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
         if fields is not None:
             return List.from_pairs(list(zip(fields, elements, strict=True)))
         return List(elements)
-    if not isinstance(value, _PLAIN) and not _is_numpy_or_pandas(value) and not has_converter(value):
+    if not isinstance(value, _PLAIN) and not has_converter(value):
         unstructured = converter.unstructure(value)
         if unstructured is not value and type(unstructured) is not type(value):
             return to_r(unstructured, where, depth + 1)
+    return _as_r(value, where)
+
+
+def _as_r(value: Any, where: str) -> RValue:
+    """:func:`rvalues.as_r`, its error raised as a ``TypeError`` that names ``where``."""
     try:
         return as_r(value)
     except RValueError as err:

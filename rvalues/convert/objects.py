@@ -146,7 +146,7 @@ _FEW = 16
 def _few_missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
     """:func:`_missing` of a few elements, one by one."""
     values, masked = few_values(flat, mask)
-    kinds = list(map(_kind_of, values))
+    kinds = [_KIND_CACHE.get(t) or _kind_of_type(t) for t in map(type, values)]
     hard = [m or k == "missing" for k, m in zip(kinds, masked, strict=True)]
     nanish = [i for i, (k, h) in enumerate(zip(kinds, hard, strict=True)) if not h and k in _NANISH]
     if nanish:

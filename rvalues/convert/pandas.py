@@ -200,7 +200,8 @@ def _arrow(values: Any, where: str) -> RValue:
 def _categorical(values: Any, where: str) -> RValue:
     cat = values.array if isinstance(values, (pd.Series, pd.Index)) else values
     dtype = cat.dtype
-    out = _factor_codes(np.asarray(cat.codes))
+    codes = getattr(cat, "_codes", None)  # read only: the array itself, not the locked view .codes makes
+    out = _factor_codes(codes if isinstance(codes, np.ndarray) else np.asarray(cat.codes))
     levels, repeated = _levels(dtype.categories, f"{where} categories")
     if repeated:
         seen = pd.Index(levels.data.tolist())
@@ -380,7 +381,9 @@ def _block_columns(manager: Any) -> list[Any] | None:
     arrays = []
     for number, place in zip(manager.blknos.tolist(), manager.blklocs.tolist(), strict=True):
         values = blocks[number].values  # a 2-d block holds one column per row
-        if values.ndim == 2:
+        if type(values) is np.ndarray and values.ndim == 2:
+            arrays.append(values[place])
+        elif values.ndim == 2:
             # naive date-times and durations: the numpy array behind pandas' (slicing that is 10x cheaper)
             backing = getattr(values, "_ndarray", None) if isinstance(values.dtype, np.dtype) else None
             arrays.append((backing if isinstance(backing, np.ndarray) else values)[place])
