@@ -67,7 +67,7 @@ def strip_json_class(x: RValue) -> RValue:
         return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
     if isinstance(x, List) and len(x):
         for e in x.data:  # a loop, not any(): a frame's few columns are checked on every call
-            if isinstance(e, List) or (isinstance(e, Character) and "class" in e.attributes):
+            if isinstance(e, List) or ("class" in e.attributes and isinstance(e, Character)):
                 break
         else:
             return x

@@ -813,10 +813,14 @@ PyObject *sp_cells_text(PyObject *self, PyObject *args)
     if (nrow < 0) { /* the length of a tuple cell is its values' */
         Column probe;
         PyObject *values = PyTuple_GET_SIZE(obj) > 1 ? PyTuple_GET_ITEM(obj, 1) : Py_None;
-        if (column_open(&probe, values, "dilqO", 0, 0) < 0)
-            return NULL;
-        nrow = probe.len;
-        column_close(&probe);
+        if (PyList_Check(values)) { /* a string cell's texts may be a list */
+            nrow = PyList_GET_SIZE(values);
+        } else {
+            if (column_open(&probe, values, "dilqO", 0, 0) < 0)
+                return NULL;
+            nrow = probe.len;
+            column_close(&probe);
+        }
     } else {
         nrow = PySequence_Size(obj);
         if (nrow < 0)

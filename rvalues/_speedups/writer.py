@@ -194,10 +194,10 @@ def table_cells(codes: np.ndarray, tokens: np.ndarray) -> Cell | None:
     return ("t", codes, tokens)
 
 
-def string_cells(values: np.ndarray, na_token: str | None) -> Cell | None:
-    """The cell column of R's strings (object array of str, None for NA), escaped as jsonlite does
-    while written, or None."""
-    if _speedups.core is None or values.dtype != object:
+def string_cells(values: np.ndarray | list[str | None], na_token: str | None) -> Cell | None:
+    """The cell column of R's strings (object array or list of str, None for NA), escaped as
+    jsonlite does while written, or None."""
+    if _speedups.core is None or (type(values) is not list and values.dtype != object):  # type: ignore[union-attr]
         return None
     return ("s", values, na_token)
 

@@ -50,7 +50,5 @@ def factor_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
     codes = factor_codes(x.data)
     if isinstance(codes, list):
         entries = [*level_labels(x).tolist(), None]
-        texts = np.empty(len(codes), dtype=object)
-        texts[:] = [entries[code] for code in codes]
-        return compiled.string_cells(texts, character_na_token(ctx))
+        return compiled.string_cells([entries[code] for code in codes], character_na_token(ctx))
     return compiled.table_cells(codes, coded_tokens(level_labels(x), ctx))

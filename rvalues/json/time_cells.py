@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 
 from rvalues._speedups import writer as compiled
-from rvalues.format.datetime import Pieces, format_posixct, posixct_clock, posixct_pieces, unshown_text
+from rvalues.format.datetime import (
+    Pieces,
+    few_posixct,
+    format_posixct,
+    posixct_clock,
+    posixct_pieces,
+    unshown_text,
+)
 from rvalues.format.timezones import tzone_of
 from rvalues.json.atomic import character_na_token
 from rvalues.json.context import Ctx
@@ -54,10 +61,13 @@ def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
     if x.r_type == "list" or ctx.posixt in ("mongo", "epoch"):
         return None
     seconds = np.asarray(x.data, dtype=np.float64)
+    tzone = tzone_of(x.attributes)
     if len(seconds) <= FEW_TIMES:
-        texts = format_posixct(seconds, tzone_of(x.attributes), ctx.posixt)
+        texts = few_posixct(seconds.tolist(), tzone, ctx.posixt)
+        if texts is None:
+            texts = format_posixct(seconds, tzone, ctx.posixt).tolist()
         return compiled.string_cells(texts, character_na_token(ctx))
-    return coded_cell(seconds, tzone_of(x.attributes), ctx)
+    return coded_cell(seconds, tzone, ctx)
 
 
 def coded_cell(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> compiled.Cell | None:
