@@ -81,7 +81,8 @@ def freeze(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     >>> freeze(np.array([1, 2], dtype=np.int32)).flags.writeable
     False
     """
-    if array.base is not None and is_locked(array):  # one that owns its memory is not (is_locked)
+    base = array.base
+    if base is not None and (type(base) is bytes or is_locked(array)):  # see is_locked
         return array
     if _is_small_numeric(array):
         return np.frombuffer(array.tobytes(), array.dtype)
