@@ -164,11 +164,16 @@ def _filled(flat: np.ndarray, hard: np.ndarray, fill: Any) -> np.ndarray:
     return out
 
 
+_REAL_KINDS = frozenset({"int", "float"})
+_COMPLEX_KINDS = frozenset({"int", "float", "complex"})
+
+
 def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str) -> RValue:
     n = len(flat)
+    only = next(iter(kinds)) if len(kinds) == 1 else None
     if not kinds:
         return build("logical", np.full(n, NA_INTEGER, dtype=np.int32))
-    if kinds == {"str"}:
+    if only == "str":
         out = flat.copy()
         out[hard] = None
         if any(t is not str for t in set(_type_of(out[~hard]).tolist())):
@@ -178,28 +183,28 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str) -
         except RValueError as err:
             raise RValueError(f"{where}: {err}") from None
         return build("character", data)
-    if kinds == {"bool"}:
+    if only == "bool":
         out = _filled(flat, hard, False).astype(np.int32)
         out[hard] = NA_INTEGER
         return build("logical", out)
-    if kinds == {"int"}:
+    if only == "int":
         return _ints(flat, hard, where)
-    if kinds <= {"int", "float"}:
+    if kinds <= _REAL_KINDS:
         out = _filled(flat, hard, 0.0).astype(np.float64)
         out[hard] = NA_REAL
         return build("double", out)
-    if kinds <= {"int", "float", "complex"}:
+    if kinds <= _COMPLEX_KINDS:
         out = _filled(flat, hard, 0j).astype(np.complex128)
         out.real[hard] = NA_REAL
         out.imag[hard] = NA_REAL
         return build("complex", out)
-    if kinds == {"date"}:
+    if only == "date":
         return _dates(flat, hard)
-    if kinds == {"datetime"}:
+    if only == "datetime":
         return _datetimes(flat, hard, where)
-    if kinds == {"timedelta"}:
+    if only == "timedelta":
         return _timedeltas(flat, hard, where)
-    if kinds == {"numpy-time"}:
+    if only == "numpy-time":
         present = np.array(flat[~hard].tolist())
         if present.dtype.kind in "mM":
             full = np.full(n, np.array("NaT").astype(present.dtype))
