@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+import rvalues.convert.objects as objects  # a module, read when called: it imports this one back
 from rvalues._speedups import writer as compiled
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.origins import remember
@@ -128,10 +129,7 @@ def convert_flat(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValu
     if kind in "UST":
         return _strings(flat, mask, where)
     if kind == "O":
-        # late: objects imports numpy: a cycle
-        from rvalues.convert.objects import from_objects
-
-        return from_objects(flat, mask, where)
+        return objects.from_objects(flat, mask, where)
     if kind == "M":
         return datetimes(_native(flat), mask, where)
     if kind == "m":
