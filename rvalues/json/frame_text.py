@@ -112,8 +112,8 @@ def _fields(ctx: Ctx, as_objects: bool) -> tuple[str, str, str, str]:
 
 
 def _cell(column: Any, ctx: Ctx) -> compiled.Cell | None:
-    """A number, integer, logical or POSIXct column the built-in encoders would take, as a cell
-    column (None: encode it to tokens)."""
+    """A column the built-in encoders would take (numbers, integers, logicals, strings, dates,
+    date-times, factors) as a cell column (None: encode it to tokens)."""
     kind = _CELL_CLASSES.get(type(column))
     if kind is None:
         return None

@@ -19,7 +19,7 @@ Character storage is checked once, when it is locked (see :mod:`rvalues.model.st
 
 from __future__ import annotations
 
-import array
+import array as pyarray
 from typing import Any
 
 import numpy as np
@@ -106,7 +106,7 @@ def few_locked(values: list[Any], typecode: str) -> np.ndarray:
     >>> few_locked([1, -2], "i").flags.writeable, few_locked([0.5], "d").dtype
     (False, dtype('float64'))
     """
-    return np.frombuffer(array.array(typecode, values).tobytes(), dtype=_TYPECODES[typecode])
+    return np.frombuffer(pyarray.array(typecode, values).tobytes(), dtype=_TYPECODES[typecode])
 
 
 _TYPECODES: dict[str, np.dtype[Any]] = {"i": np.dtype(np.int32), "d": np.dtype(np.float64)}
