@@ -17,7 +17,7 @@ import rvalues.json.strings as strings
 from rvalues._speedups import writer as compiled
 from rvalues.format.complex_text import format_complex
 from rvalues.json.collapse import collapse
-from rvalues.json.context import Ctx, Prefixed, prefix_tokens, token_array
+from rvalues.json.context import Ctx, Prefixed, token_array
 from rvalues.json.lists import encode_list
 from rvalues.json.numbers import few_int_tokens, few_num_tokens, int_to_char, num_to_char
 from rvalues.json.options import JsonliteError
@@ -163,11 +163,7 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
 
     ``codes`` is an array, or for a few a list (indexed in plain Python)."""
     if isinstance(codes, list) and len(labels) <= strings.FEW:
-        na = character_na_token(ctx)
-        entries = [*escape_few(labels, na), na]
-        if ctx.prefix:
-            # an NA label (a level that is NA) is NA like the NA code: None stays unprefixed
-            entries = [None if entry is None else ctx.prefix + entry for entry in entries]
+        entries = coded_entries(labels, ctx)
         return finish([entries[code] for code in codes], ctx, prefixed=True)
     table = coded_tokens(labels, ctx)
     if not isinstance(codes, list) and compiled_array(len(codes), strings.FEW, ctx):
@@ -180,14 +176,19 @@ def encode_coded_strings(codes: np.ndarray | list[int], labels: np.ndarray, ctx:
     return finish(table[codes], ctx, prefixed=True)
 
 
-def coded_tokens(labels: np.ndarray, ctx: Ctx) -> np.ndarray:
+def coded_entries(labels: np.ndarray, ctx: Ctx) -> list[str | None]:
     """The tokens ``labels[codes]`` reads (code -1, the last, is NA): each label escaped once, with
-    ``ctx.prefix``."""
+    ``ctx.prefix``; an NA label is NA like the NA code (None, unprefixed)."""
     na = character_na_token(ctx)
-    table = np.empty(len(labels) + 1, dtype=object)
-    table[:-1] = escape_few(labels, na) if len(labels) <= strings.FEW else escape_array(labels, na)
-    table[-1] = na
-    return prefix_tokens(table, ctx.prefix)
+    escaped = escape_few(labels, na) if len(labels) <= strings.FEW else escape_array(labels, na).tolist()
+    entries = [*escaped, na]
+    prefix = ctx.prefix
+    return [None if entry is None else prefix + entry for entry in entries] if prefix else entries
+
+
+def coded_tokens(labels: np.ndarray, ctx: Ctx) -> np.ndarray:
+    """:func:`coded_entries` as an object array (for indexing by an array of codes)."""
+    return token_array(coded_entries(labels, ctx))
 
 
 def character_from(values: np.ndarray, names: Any = None) -> RValue:
