@@ -126,7 +126,7 @@ def test_a_few_elements_in_plain_python_give_the_same_bytes(
         patch.setattr(time_cells, "FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
         patch.setattr(numbers, "SMALL", -1)
-        patch.setattr(classed, "_FEW_DAYS", -1)
+        patch.setattr(classed, "_FEW_DATES", -1)
         patch.setattr(factor_cells, "FEW_CODES", -1)
         assert _outcome(desc, options) == few
 
@@ -151,7 +151,7 @@ def test_a_few_date_times_with_na_and_infinities_in_every_layout(
         patch.setattr(time_cells, "FEW_TIMES", -1)
         patch.setattr(datetime_format, "_TINY", -1)
         patch.setattr(numbers, "SMALL", -1)
-        patch.setattr(classed, "_FEW_DAYS", -1)
+        patch.setattr(classed, "_FEW_DATES", -1)
         patch.setattr(factor_cells, "FEW_CODES", -1)
         assert to_json(value, **options) == few
 

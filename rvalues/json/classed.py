@@ -46,7 +46,7 @@ def _double(values: np.ndarray, names: Any = None) -> Any:
     return build("double", values, None if names is None else {"names": names})
 
 
-_FEW_DAYS = 64  # fewer days are written in plain Python: numpy's per-call cost would dominate
+_FEW_DATES = 64  # up to this many go through numpy's coded path; more to the compiled writer as one array
 
 
 def encode_factor(x: Any, ctx: Ctx) -> Any:
@@ -79,7 +79,7 @@ def encode_date(x: Any, ctx: Ctx) -> Any:
         return ctx.encode(_double(x.data, names), child)
     if named or (np.abs(data) > INT_MAX).any():
         return ctx.encode(character_from(format_date(data), names), child)
-    if x.r_type == "double" and compiled_array(len(data), _FEW_DAYS, ctx):
+    if x.r_type == "double" and compiled_array(len(data), _FEW_DATES, ctx):
         text = array_text(compiled.date_cells(data, character_na_token(child)), ctx)
         if text is not None:
             return text
