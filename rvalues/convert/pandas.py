@@ -38,6 +38,7 @@ joined with "." (``("a", "b")`` -> ``"a.b"``, empty levels dropped), as R names 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -237,13 +238,16 @@ def _levels(categories: pd.Index, where: str) -> tuple[Character, bool]:
             except RValueError as err:
                 raise RValueError(f"{where}: {err}") from None
     levels = _as_character(categories, where)
-    texts = levels.data.tolist()
-    return levels, len(set(texts)) != len(texts)
+    return levels, _repeats(levels.data.tolist())
 
 
 @functools.lru_cache(maxsize=256)
 def _string_levels(texts: tuple[str, ...]) -> tuple[Character, bool]:
-    return labels(texts), len(set(texts)) != len(texts)
+    return labels(texts), _repeats(texts)
+
+
+def _repeats(texts: Sequence[str | None]) -> bool:
+    return len(set(texts)) != len(texts)
 
 
 def _as_character(index: pd.Index, where: str) -> Character:
@@ -381,12 +385,12 @@ def _block_columns(manager: Any) -> list[Any] | None:
     arrays = []
     for number, place in zip(manager.blknos.tolist(), manager.blklocs.tolist(), strict=True):
         values = blocks[number].values  # a 2-d block holds one column per row
-        if type(values) is np.ndarray and values.ndim == 2:
+        if values.ndim == 2:
+            if type(values) is not np.ndarray and isinstance(values.dtype, np.dtype):
+                # naive date-times and durations: the numpy array behind pandas' (10x cheaper to slice)
+                backing = getattr(values, "_ndarray", None)
+                values = backing if isinstance(backing, np.ndarray) else values
             arrays.append(values[place])
-        elif values.ndim == 2:
-            # naive date-times and durations: the numpy array behind pandas' (slicing that is 10x cheaper)
-            backing = getattr(values, "_ndarray", None) if isinstance(values.dtype, np.dtype) else None
-            arrays.append((backing if isinstance(backing, np.ndarray) else values)[place])
         else:
             arrays.append(values)
     return arrays
