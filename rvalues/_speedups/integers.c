@@ -48,7 +48,7 @@ PyObject *sp_r_integers(PyObject *self, PyObject *args)
         column_close(&mask);
         return NULL;
     }
-    char code = col.view.format ? col.view.format[strspn(col.view.format, "<=@|")] : 'B';
+    char code = format_code(col.view.format)[0];
     PyObject *out = PyBytes_FromStringAndSize(NULL, col.len * 4);
     int32_t *dst = out ? (int32_t *)PyBytes_AS_STRING(out) : NULL;
     int status = out ? 0 : -2;

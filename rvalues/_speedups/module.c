@@ -1,7 +1,7 @@
 /* The module rvalues._speedups._core: column views over buffers and lists, and the method table. */
 #include "speedups.h"
 
-static const char *format_code(const char *format)
+const char *format_code(const char *format)
 {
     if (format == NULL)
         return "B";

@@ -24,6 +24,8 @@ typedef struct {
  * (e.g. "d", "iIlLqQ" by size, "O"); lists are accepted when `formats` is "O". */
 int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t itemsize, int writable);
 void column_close(Column *col);
+/* A buffer format's one type code, its byte-order prefix skipped ("B" for none). */
+const char *format_code(const char *format);
 static inline PyObject *column_object(const Column *col, Py_ssize_t i) /* borrowed */
 {
     if (col->list)
