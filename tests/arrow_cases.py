@@ -169,6 +169,77 @@ def _arrow_only() -> pa.Table:
     )
 
 
+def _views(offsets: list[int], sizes: list[int], values: Any, nulls: list[bool] | None = None) -> Any:
+    """A list view made from its offsets and sizes as given (out of order, overlapping, ...)."""
+    mask = None if nulls is None else pa.array(nulls, pa.bool_())
+    return pa.ListViewArray.from_arrays(
+        pa.array(offsets, pa.int32()), pa.array(sizes, pa.int32()), values, mask=mask
+    )
+
+
+def _list_views() -> pa.Table:
+    return pa.table(
+        {
+            "plain": pa.array([[1], None, [2, 3], []], pa.list_view(pa.int32())),
+            "large": pa.array([["a", None], [], None, ["b"]], pa.large_list_view(pa.string())),
+            "sliced": pa.array([[9], [1], None, [2, 3], [], [8]], pa.list_view(pa.int32())).slice(1, 4),
+            "unordered": _views([2, 0, 3, 3], [1, 2, 0, 1], pa.array([1.5, NAN, None, 4.0])),
+            "overlapping": _views([0, 1, 0, 2], [3, 2, 1, 1], pa.array([1, 2, 3], pa.int64())),
+            "null_backed": _views(
+                [0, 0, 1, 2], [1, 3, 1, 1], pa.array([True, False, None]), [False, True, False, True]
+            ),
+            "sliced_views": _views([5, 3, 0, 1, 0], [1, 2, 3, 0, 2], pa.array(list("abcdef"))).slice(1),
+        }
+    )
+
+
+def _list_views_nested() -> pa.Table:
+    inner = _views([1, 0, 2, 0], [2, 1, 1, 3], pa.array([5, 6, 7], pa.int32())).slice(1)
+    rows = pa.array(
+        [{"a": None, "b": "y"}, {"a": 3, "b": None}, {"a": 1, "b": "x"}, None],
+        pa.struct([("a", pa.int32()), ("b", pa.string())]),
+    )
+    codes = pa.DictionaryArray.from_arrays(pa.array([1, 0, None, 2], pa.int8()), pa.array(["b", "a", "c"]))
+    days = pa.array([0, None, 18262], pa.date32())
+    return pa.table(
+        {
+            "nested": pa.LargeListViewArray.from_arrays(pa.array([2, 0, 1]), pa.array([1, 2, 0]), inner),
+            "structs": _views([2, 0, 0], [2, 0, 2], rows, [False, True, False]),
+            "factors": _views([2, 0, 3], [2, 1, 0], codes),
+            "dates": pa.LargeListViewArray.from_arrays(pa.array([1, 0, 0]), pa.array([2, 0, 3]), days),
+            "in_struct": pa.StructArray.from_arrays(
+                [
+                    _views([3, 0, 9, 1], [1, 2, 0, 1], pa.array([1, 2, 3, 4], pa.int32())),
+                    pa.array([0, 1, 2, 3]),
+                ],
+                names=["lv", "n"],
+                mask=pa.array([False, False, True, False]),
+            ).slice(1),
+        }
+    )
+
+
+def _list_views_chunked() -> pa.Table:
+    levels = pa.DictionaryArray.from_arrays(pa.array([0, 1], pa.int8()), pa.array(["p", "q"]))
+    other = pa.DictionaryArray.from_arrays(pa.array([1, 0], pa.int8()), pa.array(["q", "r"]))
+    first = pa.record_batch(
+        {
+            "v": pa.array([[1], None], pa.list_view(pa.int64())),
+            "f": _views([1, 0], [1, 2], levels),
+        }
+    )
+    empty = pa.record_batch({"v": first.column(0).slice(0, 0), "f": first.column(1).slice(0, 0)})
+    second = pa.record_batch(
+        {
+            "v": _views([2, 0, 1], [1, 0, 2], pa.array([7, 8, 9], pa.int64()), [False, False, False]).slice(
+                1
+            ),
+            "f": _views([0, 1, 0], [1, 1, 0], other).slice(1),
+        }
+    )
+    return pa.Table.from_batches([first, empty, second])
+
+
 def _durations() -> pa.Table:
     return pa.table({"d": pa.array([90_000_000, None, -1_500_000], pa.duration("us"))})
 
@@ -288,7 +359,35 @@ CASES: dict[str, tuple[str, Callable[[], pa.Table]]] = {
     ),
     "arrow_only": ("df(d256 = c(2.5, NA, -0.001), lv = list(TRUE, logical(0), NULL))", _arrow_only),
     "durations": ('df(d = as.difftime(c(90, NA, -1.5), units = "secs"))', _durations),
+    "list_views": (
+        "df(plain = list(1L, NULL, 2:3, integer(0)), "
+        'large = list(c("a", NA), character(0), NULL, "b"), '
+        "sliced = list(1L, NULL, 2:3, integer(0)), "
+        "unordered = list(NA_real_, c(1.5, NaN), numeric(0), 4), "
+        "overlapping = list(1:3, 2:3, 1L, 3L), "
+        "null_backed = list(TRUE, NULL, FALSE, NULL), "
+        'sliced_views = list(c("d", "e"), c("a", "b", "c"), character(0), c("a", "b")))',
+        _list_views,
+    ),
+    "list_views_nested": (
+        "df(nested = list(list(5:7), list(5L, 7L), list()), "
+        'structs = list(df(a = c(1L, NA), b = c("x", NA)), NULL, df(a = c(NA, 3L), b = c("y", NA))), '
+        'factors = list(factor(c(NA, "c"), levels = c("b", "a", "c")), '
+        'factor("a", levels = c("b", "a", "c")), factor(character(0), levels = c("b", "a", "c"))), '
+        'dates = list(as.Date(c(NA, "2020-01-01")), as.Date(character(0)), '
+        'as.Date(c("1970-01-01", NA, "2020-01-01"))), '
+        "in_struct = df(lv = list(1:2, NULL, 2L), n = c(1L, NA, 3L)))",
+        _list_views_nested,
+    ),
+    "list_views_chunked": (
+        "df(v = list(1L, NULL, integer(0), 8:9), "
+        'f = list(factor("q", levels = c("p", "q", "r")), factor(c("p", "q"), levels = c("p", "q", "r")), '
+        'factor("q", levels = c("p", "q", "r")), factor(character(0), levels = c("p", "q", "r"))))',
+        _list_views_chunked,
+    ),
 }
+LIST_VIEWS = ("list_views", "list_views_nested", "list_views_chunked")
+"""Cases of list_view and large_list_view columns: sliced, out of order, overlapping, nested, chunked."""
 WARNS = {"int64_big"}
 """Cases whose conversion warns (IntegerOverflowWarning), as R's integer range calls for."""
 

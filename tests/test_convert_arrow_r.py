@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import rvalues as rv
-from tests.arrow_cases import CASES, NATIVE, OPTIONS, WARNS, r_answers
+from tests.arrow_cases import CASES, LIST_VIEWS, NATIVE, OPTIONS, WARNS, r_answers
 from tests.conftest import requires_r
 
 pl = pytest.importorskip("polars")
@@ -41,6 +41,7 @@ SKIP = {
     ("arrow_only", "duckdb"): "DuckDB reads neither decimal256 nor list_view",
     ("arrow_only", "polars"): "polars reads neither decimal256 nor list_view",
     ("durations", "duckdb"): "DuckDB makes a duration an INTERVAL (months, days, ns): no R equivalent",
+    **{(case, "polars"): "polars reads no list_view" for case in LIST_VIEWS},
 }
 """(case, source) pairs an engine cannot hold as it is."""
 

@@ -92,9 +92,9 @@ def column(array: Any, where: str) -> RValue:
         return build("logical", np.full(len(array), NA_INTEGER, dtype=np.int32))
     if types.is_struct(kind):
         return struct_frame(array, where)
-    if types.is_list_view(kind) or types.is_large_list_view(kind):
-        return _list_column(array.cast(pyarrow().large_list(kind.value_field)), where)
     if types.is_list(kind) or types.is_large_list(kind) or types.is_fixed_size_list(kind):
+        return _list_column(array, where)
+    if _is_list_view(kind):  # read by offsets and sizes: pyarrow's cast of a view to a list can be invalid
         return _list_column(array, where)
     raise RValueError(
         f"{where}: Arrow type {kind} has no R equivalent; cast it first (e.g. to string, or a map "
@@ -266,22 +266,64 @@ def struct_frame(array: Any, where: str) -> RValue:
     return make_frame(names, columns, automatic_row_names(len(array)))
 
 
+def _is_list_view(kind: Any) -> bool:
+    """Whether an Arrow type is a list view or a large list view (False where pyarrow has no views).
+
+    >>> import pyarrow as pa
+    >>> _is_list_view(pa.list_view(pa.int8())), _is_list_view(pa.list_(pa.int8()))
+    (True, False)
+    """
+    types = pyarrow().types
+    views = (getattr(types, "is_list_view", None), getattr(types, "is_large_list_view", None))
+    return any(test is not None and test(kind) for test in views)
+
+
 def _list_column(array: Any, where: str) -> RValue:
-    """A list array as a list column: each element a slice of the child converted once (null: NULL)."""
-    inner = column(array.values, f"{where} elements")
-    if pyarrow().types.is_fixed_size_list(array.type):
-        size = array.type.list_size
-        bounds = np.arange(array.offset, array.offset + len(array) + 1, dtype=np.int64) * size
-    else:
-        bounds = array.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    """A list array as a list column: each element a slice of the child converted once (null: NULL).
+
+    Only the stretch of the child the elements reach is converted; list views may reach it in any
+    order and overlap, which slicing the converted child takes as it comes."""
+    starts, stops = _element_bounds(array)
     missing = _missing(array)
     null = np.zeros(len(array), dtype=bool) if missing is None else missing
-    starts, stops = bounds[:-1].tolist(), bounds[1:].tolist()
+    reached = ~null & (stops > starts)
+    first, last = (int(starts[reached].min()), int(stops[reached].max())) if reached.any() else (0, 0)
+    child = array.values
+    if first < 0 or last > len(child):
+        raise RValueError(
+            f"{where}: an element reaches items {first}..{last - 1} of a child of {len(child)} items; "
+            "expected a valid Arrow list (see .validate(full=True))"
+        )
+    inner = column(child.slice(first, last - first), f"{where} elements")
+    starts = np.where(reached, starts - first, 0).tolist()
+    stops = np.where(reached, stops - first, 0).tolist()
     items = tuple(
         NULL if gone else slice_value(inner, a, b)
         for a, b, gone in zip(starts, stops, null.tolist(), strict=True)
     )
     return build("list", items)
+
+
+def _element_bounds(array: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Where each element of a list array starts and stops in its child (``.values``), as int64.
+
+    Read from Arrow's buffers: the offsets (and a list view's sizes) of the array's own slice."""
+    types = pyarrow().types
+    kind = array.type
+    if not len(array):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if types.is_fixed_size_list(kind):
+        starts = np.arange(array.offset, array.offset + len(array), dtype=np.int64) * kind.list_size
+        return starts, starts + kind.list_size
+    view = _is_list_view(kind)
+    large = types.is_large_list(kind) or (view and types.is_large_list_view(kind))
+    width = np.dtype(np.int64 if large else np.int32)
+    buffers, at = array.buffers(), array.offset * width.itemsize
+    if view:
+        starts = np.frombuffer(buffers[1], dtype=width, count=len(array), offset=at).astype(np.int64)
+        return starts, starts + np.frombuffer(buffers[2], dtype=width, count=len(array), offset=at)
+    offsets = np.frombuffer(buffers[1], dtype=width, count=len(array) + 1, offset=at).astype(np.int64)
+    return offsets[:-1], offsets[1:]
 
 
 def slice_value(value: RValue, start: int, stop: int) -> RValue:
