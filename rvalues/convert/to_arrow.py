@@ -82,10 +82,13 @@ def _cast(values: Any, kind: Any) -> Any:
     if pa.types.is_null(kind) and values.null_count == len(values):
         return pa.nulls(len(values))
     if pa.types.is_list_view(kind) or pa.types.is_large_list_view(kind):  # Arrow cannot cast to views
-        offsets = values.offsets.to_numpy()
-        views = pa.ListViewArray if pa.types.is_list_view(kind) else pa.LargeListViewArray
-        starts, sizes = pa.array(offsets[:-1]), pa.array(np.diff(offsets))
-        values = views.from_arrays(starts, sizes, values.values, mask=values.is_null())
+        return _views(values, kind)
+    names = [field.name for field in kind] if pa.types.is_struct(kind) else None  # no .names in pyarrow 17
+    if names is not None and pa.types.is_struct(values.type) and [f.name for f in values.type] == names:
+        fields = [_cast(values.field(i), field.type) for i, field in enumerate(kind)]  # views inside too
+        same = all(f.type == field.type for f, field in zip(fields, kind, strict=True))
+        given = {"fields": list(kind)} if same else {"names": names}
+        return pa.StructArray.from_arrays(fields, mask=values.is_null(), **given)
     try:
         return values.cast(kind)
     except pa.ArrowNotImplementedError:
@@ -94,6 +97,19 @@ def _cast(values: Any, kind: Any) -> Any:
         return values
     except pa.ArrowInvalid:
         return values
+
+
+def _views(values: Any, kind: Any) -> Any:
+    """A list array (of offset 0, as :func:`_list` makes) as the list view type ``kind``, its child
+    cast to the view's child type (a view in a view too) where Arrow can."""
+    pa = pyarrow()
+    child = _cast(values.values, kind.value_type)
+    offsets = values.offsets.to_numpy().astype(np.int64)
+    width = pa.int32() if pa.types.is_list_view(kind) else pa.int64()
+    views = pa.ListViewArray if pa.types.is_list_view(kind) else pa.LargeListViewArray
+    starts, sizes = pa.array(offsets[:-1], width), pa.array(np.diff(offsets), width)
+    given = kind if child.type == kind.value_type else None
+    return views.from_arrays(starts, sizes, child, type=given, mask=values.is_null())
 
 
 def array(x: RValue, where: str) -> Any:
@@ -150,11 +166,14 @@ def _list(x: RValue, where: str) -> Any:
     elements = x.data
     present = [e for e in elements if e is not NULL]
     parts = [array(e, f"{where} element {i + 1}") for i, e in enumerate(present)]
-    kinds = {p.type for p in parts}
+    kinds = {p.type for p in parts if len(p)}  # an empty element takes the others' type
     if len(kinds) > 1:
         raise RValueError(
             f"{where}: a list column's elements must share one Arrow type, not {sorted(map(str, kinds))}"
         )
+    if len(kinds) == 1:
+        (kind,) = kinds
+        parts = [p if len(p) else pa.array([], kind) for p in parts]
     values = pa.concat_arrays(parts) if parts else pa.array([], pa.null())
     lengths = np.array([0 if e is NULL else _length(e) for e in elements], dtype=np.int32)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
