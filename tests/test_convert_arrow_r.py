@@ -1,5 +1,6 @@
-"""Arrow data from pyarrow, polars and DuckDB, written by ``to_json`` as jsonlite writes the same data
-built in R (the R expressions are in :mod:`tests.arrow_cases`), under every layout and NA option."""
+"""Arrow data from pyarrow, polars, DuckDB and pandas' ArrowDtype columns, written by ``to_json`` as
+jsonlite writes the same data built in R (the R expressions are in :mod:`tests.arrow_cases`), under
+every layout and NA option."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
 import pyarrow as pa
 import pytest
 
@@ -33,6 +35,7 @@ SOURCES: dict[str, Callable[[pa.Table], Any]] = {
     "record_batches": lambda table: pa.RecordBatchReader.from_batches(table.schema, table.to_batches()),
     "polars": _polars,
     "duckdb": _duckdb,
+    "pandas_arrow": lambda table: table.to_pandas(types_mapper=pd.ArrowDtype),
 }
 
 SKIP = {
