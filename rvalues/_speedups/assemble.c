@@ -9,15 +9,16 @@
 #include "speedups.h"
 
 typedef struct {
-    PyObject *constant; /* borrowed */
+    PyObject *constant; /* a str held, or NULL for a column */
     Column column;
 } Piece;
 
 static void close_pieces(Piece *pieces, Py_ssize_t n)
 {
-    for (Py_ssize_t k = 0; k < n; k++)
-        if (pieces[k].constant == NULL)
-            column_close(&pieces[k].column);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_XDECREF(pieces[k].constant);
+        column_close(&pieces[k].column);
+    }
     PyMem_Free(pieces);
 }
 
@@ -33,8 +34,14 @@ static Piece *open_pieces(PyObject *seq, Py_ssize_t nrow, Py_ssize_t *count)
     if (pieces == NULL)
         return (Piece *)PyErr_NoMemory();
     for (Py_ssize_t k = 0; k < n; k++) {
+        if (k >= PyList_GET_SIZE(seq)) { /* opening a buffer may run code that shortens the list */
+            PyErr_SetString(PyExc_RuntimeError, "the list of pieces changed while it was read");
+            close_pieces(pieces, n);
+            return NULL;
+        }
         PyObject *item = PyList_GET_ITEM(seq, k);
         if (PyUnicode_Check(item)) {
+            Py_INCREF(item);
             pieces[k].constant = item;
             continue;
         }
@@ -186,7 +193,7 @@ static void close_coded(Coded *coded, Py_ssize_t n)
 static Py_ssize_t code_at(const Column *codes, Py_ssize_t i)
 {
     const char *at = codes->base + i * codes->stride;
-    return codes->view.itemsize == 8 ? (Py_ssize_t) * (const int64_t *)at : (Py_ssize_t) * (const int32_t *)at;
+    return (Py_ssize_t)load_int(at, codes->view.itemsize);
 }
 
 PyObject *sp_join_coded(PyObject *self, PyObject *args)
@@ -204,13 +211,23 @@ PyObject *sp_join_coded(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     for (Py_ssize_t k = 0; k < n; k++) {
+        if (k >= PyList_GET_SIZE(seq)) { /* opening a buffer may run code that shortens the list */
+            PyErr_SetString(PyExc_RuntimeError, "join_coded: the list of pieces changed while it was read");
+            goto fail;
+        }
         PyObject *labels, *codes, *pair = PyList_GET_ITEM(seq, k);
-        if (!PyArg_ParseTuple(pair, "OO", &labels, &codes) ||
-            column_open(&coded[k].labels, labels, "O", sizeof(PyObject *), 0) < 0 ||
-            column_open(&coded[k].codes, codes, "ilq", 0, 0) < 0)
+        Py_INCREF(pair); /* its items are borrowed while they are opened */
+        int opened = PyArg_ParseTuple(pair, "OO", &labels, &codes) &&
+                     column_open(&coded[k].labels, labels, "O", sizeof(PyObject *), 0) == 0 &&
+                     column_open(&coded[k].codes, codes, "ilq", 0, 0) == 0;
+        Py_DECREF(pair);
+        if (!opened)
             goto fail;
         if (coded[k].codes.len != out.len || (coded[k].codes.view.itemsize != 4 && coded[k].codes.view.itemsize != 8)) {
-            PyErr_SetString(PyExc_ValueError, "join_coded: codes must be int32/int64 with an item per output");
+            PyErr_Format(PyExc_ValueError,
+                         "join_coded: piece %zd has %zd codes of %zd bytes; expected int32/int64 codes, one per "
+                         "output (%zd)",
+                         k, coded[k].codes.len, coded[k].codes.view.itemsize, out.len);
             goto fail;
         }
     }

@@ -92,38 +92,52 @@ PyObject *sp_object_kinds(PyObject *self, PyObject *args)
     }
     int failed = out.len != values.len;
     if (failed)
-        PyErr_SetString(PyExc_ValueError, "object_kinds: `out` and `values` differ in length");
-    PyTypeObject *last_type = NULL;
-    PyObject *last_kind = NULL;
+        PyErr_Format(PyExc_ValueError, "object_kinds: `out` has %zd items and `values` %zd", out.len, values.len);
+    /* Python code runs here (classify, a kind's __bool__, a replaced item's __del__): the last type
+     * and kind are held, so that neither is freed under them. */
+    PyObject *last_type = NULL, *last_kind = NULL;
     for (Py_ssize_t i = 0; i < values.len && !failed; i++) {
-        PyTypeObject *type = Py_TYPE(column_object(&values, i));
+        PyObject *type = (PyObject *)Py_TYPE(column_object(&values, i));
         if (type != last_type) {
-            PyObject *kind = PyDict_GetItemWithError(cache, (PyObject *)type);
-            if (kind == NULL || kind == Py_None || !PyObject_IsTrue(kind)) {
-                if (PyErr_Occurred()) {
+            Py_INCREF(type);
+            Py_XSETREF(last_type, type);
+            PyObject *kind = PyDict_GetItemWithError(cache, type);
+            int known = kind != NULL && kind != Py_None;
+            if (known) {
+                Py_INCREF(kind);
+                Py_XSETREF(last_kind, kind);
+                known = PyObject_IsTrue(kind);
+                if (known < 0) {
                     failed = 1;
                     break;
                 }
-                kind = PyObject_CallOneArg(classify, (PyObject *)type);
+            } else if (PyErr_Occurred()) {
+                failed = 1;
+                break;
+            }
+            if (!known) {
+                kind = PyObject_CallOneArg(classify, type);
                 if (kind == NULL) {
                     failed = 1;
                     break;
                 }
                 Py_DECREF(kind); /* the cache holds it now (classify stores what it returns) */
-                kind = PyDict_GetItemWithError(cache, (PyObject *)type);
+                kind = PyDict_GetItemWithError(cache, type);
                 if (kind == NULL) {
                     if (!PyErr_Occurred())
-                        PyErr_SetString(PyExc_RuntimeError, "object_kinds: classify must cache its answer");
+                        PyErr_Format(PyExc_RuntimeError, "object_kinds: classify did not cache the kind of %R", type);
                     failed = 1;
                     break;
                 }
+                Py_INCREF(kind);
+                Py_XSETREF(last_kind, kind);
             }
-            last_type = type;
-            last_kind = kind;
         }
         Py_INCREF(last_kind);
         column_set_object(&out, i, last_kind);
     }
+    Py_XDECREF(last_type);
+    Py_XDECREF(last_kind);
     column_close(&values);
     column_close(&out);
     if (failed)
@@ -168,7 +182,8 @@ PyObject *sp_date_days(PyObject *self, PyObject *args)
         }
         long long days =
             days_from_civil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v), PyDateTime_GET_DAY(v));
-        *(double *)(out.base + i * out.stride) = (double)days;
+        double value = (double)days;
+        memcpy(out.base + i * out.stride, &value, sizeof value);
     }
     column_close(&values);
     column_close(&skip);

@@ -4,29 +4,46 @@
  * converts to double, with its warning. */
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "speedups.h"
 
-static int read_int(const char *at, char code, long long *out, unsigned long long *big)
+/* The integer of `size` bytes at `at` (signed: the format letter is lowercase; '?' is a bool); the
+ * size is the buffer's item size, not the letter's native one ("=l" is 4 bytes where long is 8). */
+static int read_int(const char *at, Py_ssize_t size, int is_signed, long long *out)
 {
-    switch (code) {
-    case '?': *out = *(const unsigned char *)at != 0; return 0;
-    case 'b': *out = *(const signed char *)at; return 0;
-    case 'B': *out = *(const unsigned char *)at; return 0;
-    case 'h': *out = *(const short *)at; return 0;
-    case 'H': *out = *(const unsigned short *)at; return 0;
-    case 'i': *out = *(const int *)at; return 0;
-    case 'I': *out = *(const unsigned int *)at; return 0;
-    case 'l': *out = *(const long *)at; return 0;
-    case 'q': *out = *(const long long *)at; return 0;
-    case 'L': *big = *(const unsigned long *)at; break;
-    case 'Q': *big = *(const unsigned long long *)at; break;
-    default: return -1;
+    unsigned long long big;
+    switch (size) {
+    case 1: {
+        uint8_t v;
+        memcpy(&v, at, 1);
+        *out = is_signed ? (long long)(int8_t)v : (long long)v;
+        return 0;
     }
-    if (*big > (unsigned long long)INT_MAX)
-        return 1;
-    *out = (long long)*big;
-    return 0;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, at, 2);
+        *out = is_signed ? (long long)(int16_t)v : (long long)v;
+        return 0;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, at, 4);
+        *out = is_signed ? (long long)(int32_t)v : (long long)v;
+        return 0;
+    }
+    default: {
+        memcpy(&big, at, 8);
+        if (is_signed) {
+            *out = (long long)(int64_t)big;
+            return 0;
+        }
+        if (big > (unsigned long long)INT_MAX)
+            return 1;
+        *out = (long long)big;
+        return 0;
+    }
+    }
 }
 
 /* r_integers(values, mask) -> bytes | None: the int32 storage (None: a value out of R's range). */
@@ -49,29 +66,37 @@ PyObject *sp_r_integers(PyObject *self, PyObject *args)
         return NULL;
     }
     char code = format_code(col.view.format)[0];
+    Py_ssize_t size = col.view.itemsize;
+    if (code == '?' ? size != 1 : size != 1 && size != 2 && size != 4 && size != 8) {
+        PyErr_Format(PyExc_ValueError, "r_integers: format %s with items of %zd bytes; expected 1, 2, 4 or 8 (bool: 1)",
+                     col.view.format ? col.view.format : "B", size);
+        column_close(&col);
+        column_close(&mask);
+        return NULL;
+    }
+    int is_signed = code >= 'a' && code <= 'z';
     PyObject *out = PyBytes_FromStringAndSize(NULL, col.len * 4);
-    int32_t *dst = out ? (int32_t *)PyBytes_AS_STRING(out) : NULL;
+    char *dst = out ? PyBytes_AS_STRING(out) : NULL;
     int status = out ? 0 : -2;
     for (Py_ssize_t i = 0; i < col.len && status == 0; i++) {
-        if (mask.has_view && *(const unsigned char *)(mask.base + i * mask.stride)) {
-            dst[i] = INT32_MIN;
-            continue;
+        int32_t item = INT32_MIN;
+        if (!(mask.has_view && *(const unsigned char *)(mask.base + i * mask.stride))) {
+            long long v = 0;
+            status = read_int(col.base + i * col.stride, size, is_signed, &v);
+            if (code == '?')
+                v = v != 0;
+            if (status == 0 && (v < -INT_MAX || v > INT_MAX))
+                status = 1;
+            item = (int32_t)v;
         }
-        long long v = 0;
-        unsigned long long big = 0;
-        status = read_int(col.base + i * col.stride, code, &v, &big);
-        if (status == 0 && (v < -INT_MAX || v > INT_MAX))
-            status = 1;
         if (status == 0)
-            dst[i] = (int32_t)v;
+            memcpy(dst + 4 * i, &item, 4);
     }
     column_close(&col);
     column_close(&mask);
     if (status == 0)
         return out;
     Py_XDECREF(out);
-    if (status == -1)
-        PyErr_Format(PyExc_TypeError, "r_integers: format %c is not an integer or bool", code);
     if (status == 1)
         Py_RETURN_NONE;
     return NULL;

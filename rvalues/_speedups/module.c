@@ -5,9 +5,18 @@ const char *format_code(const char *format)
 {
     if (format == NULL)
         return "B";
-    while (*format == '<' || *format == '=' || *format == '@' || *format == '|')
-        format++;
-    return format;
+    switch (*format) {
+    case '@': case '=':
+        return format + 1;
+    case '<':
+        return PY_LITTLE_ENDIAN ? format + 1 : "";
+    case '>': case '!':
+        return PY_LITTLE_ENDIAN ? "" : format + 1;
+    case '|': /* no byte order: one-byte items only */
+        return strchr("?bB", format[1]) && format[1] ? format + 1 : "";
+    default:
+        return format;
+    }
 }
 
 int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t itemsize, int writable)
@@ -18,8 +27,10 @@ int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t item
             PyErr_SetString(PyExc_TypeError, "expected an object array to fill, not a list");
             return -1;
         }
-        col->list = obj;
-        col->len = PyList_GET_SIZE(obj);
+        col->list = PyList_AsTuple(obj);
+        if (col->list == NULL)
+            return -1;
+        col->len = PyTuple_GET_SIZE(col->list);
         return 0;
     }
     int flags = PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
@@ -29,8 +40,11 @@ int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t item
     const char *code = format_code(col->view.format);
     if (col->view.ndim != 1 || code[0] == '\0' || code[1] != '\0' || strchr(formats, code[0]) == NULL ||
         (itemsize > 0 && col->view.itemsize != itemsize)) {
-        PyErr_Format(PyExc_TypeError, "expected a one-dimensional array of format %s (size %zd), got %s (size %zd, %d dims)",
-                     formats, itemsize, code, col->view.itemsize, col->view.ndim);
+        PyErr_Format(PyExc_TypeError,
+                     "expected a one-dimensional array of format %s (size %zd) in native byte order, got %s "
+                     "(size %zd, %d dims)",
+                     formats, itemsize, col->view.format ? col->view.format : "B", col->view.itemsize,
+                     col->view.ndim);
         column_close(col);
         return -1;
     }
@@ -45,13 +59,15 @@ void column_close(Column *col)
     if (col->has_view)
         PyBuffer_Release(&col->view);
     col->has_view = 0;
+    Py_CLEAR(col->list);
 }
 
 void column_set_object(Column *col, Py_ssize_t i, PyObject *value)
 {
-    PyObject **slot = (PyObject **)(col->base + i * col->stride);
-    PyObject *old = *slot;
-    *slot = value;
+    char *slot = col->base + i * col->stride;
+    PyObject *old;
+    memcpy(&old, slot, sizeof old);
+    memcpy(slot, &value, sizeof value);
     Py_XDECREF(old);
 }
 
@@ -120,12 +136,24 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* Multi-phase init, so that the module can say what it needs: the GIL (free-threaded builds would
+ * otherwise assume it safe without) and one interpreter (the datetime C API is a process global). */
+static PyModuleDef_Slot slots[] = {
+#ifdef Py_mod_multiple_interpreters
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#ifdef Py_mod_gil
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_core", "rvalues' compiled JSON writer (see rvalues.json.backend).", -1, methods,
-    NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "rvalues' compiled JSON writer (see rvalues.json.backend).", 0, methods,
+    slots, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    return PyModule_Create(&module);
+    return PyModuleDef_Init(&module);
 }

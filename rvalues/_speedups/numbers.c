@@ -1,13 +1,14 @@
 /* jsonlite's num_to_char for whole arrays (the oracle: rvalues/json/numbers.py).
  *
  * mode 0: C's "%.*g" with `precision` digits (digits = NA, or signif()).
+ * "%.*g" is Python's (PyOS_double_to_string), as the oracle's: its point is '.' whatever the
+ * locale's LC_NUMERIC says, which C's sprintf follows.
  * mode 1: jsonlite's decimal places: fixed notation with at most `precision` decimals (ties to
  *         even on the binary value, modp_dtoa2) for 1e-5 < |x| < INT_MAX and -1 < precision < 10,
  *         else "%.*g" with ceil(min(15, max(1, log10|x|) + precision)) digits (6 if negative).
  */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "speedups.h"
@@ -73,20 +74,48 @@ static int fixed_text(double val, int prec, char *buf)
     return n;
 }
 
+/* "%.*g" of a finite `v`, whatever the locale (0 <= precision <= NUMBER_PRECISION_MAX). */
+static int g_text(double v, int precision, char *buf)
+{
+    char *text = PyOS_double_to_string(v, 'g', precision, 0, NULL);
+    if (text == NULL)
+        return -1;
+    size_t n = strlen(text);
+    if (n >= NUMBER_TEXT_MAX - 2) { /* not for a precision check_number_mode takes */
+        PyMem_Free(text);
+        PyErr_Format(PyExc_ValueError, "the text of %.17g with %d digits is too long", v, precision);
+        return -1;
+    }
+    memcpy(buf, text, n + 1);
+    PyMem_Free(text);
+    return (int)n;
+}
+
+int check_number_mode(int mode, int precision, const char *who)
+{
+    if (mode == 1 || (mode == 0 && precision >= 0 && precision <= NUMBER_PRECISION_MAX))
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s: mode %d with precision %d; expected mode 0 with 0 to %d digits, or mode 1",
+                 who, mode, precision, NUMBER_PRECISION_MAX);
+    return -1;
+}
+
 int double_text(double v, int mode, int precision, int always_decimal, char *buf)
 {
     int n;
     double mag = fabs(v);
     if (mode == 0) {
-        n = sprintf(buf, "%.*g", precision, v);
+        n = g_text(v, precision, buf);
     } else if (precision > -1 && precision < 10 && mag < R_INT_MAX && mag > 1e-5) {
         n = fixed_text(v, precision, buf);
     } else {
         double logs = v == 0 ? -INFINITY : log10(mag);
         double t = (logs > 1 ? logs : 1) + precision;
         long long dec = (long long)ceil(t < 15 ? t : 15);
-        n = sprintf(buf, "%.*g", (int)(dec < 0 ? 6 : dec), v);
+        n = g_text(v, (int)(dec < 0 ? 6 : dec), buf);
     }
+    if (n < 0)
+        return -1;
     if (always_decimal && memchr(buf, '.', (size_t)n) == NULL && memchr(buf, 'e', (size_t)n) == NULL) {
         memcpy(buf + n, ".0", 3);
         n += 2;
@@ -128,19 +157,21 @@ PyObject *sp_double_tokens(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOiipUOOOO", &values_obj, &out_obj, &mode, &precision, &always_decimal,
                           &prefix, &na, &nan, &inf, &ninf))
         return NULL;
+    if (check_number_mode(mode, precision, "double_tokens") < 0)
+        return NULL;
     Column values, out;
     if (open_values_and_out(values_obj, "d", 8, out_obj, &values, &out, "double_tokens") < 0)
         return NULL;
     char buf[NUMBER_TEXT_MAX];
     for (Py_ssize_t i = 0; i < values.len; i++) {
-        double v = *(double *)(values.base + i * values.stride);
+        double v = load_double(values.base + i * values.stride);
         PyObject *token;
         if (!isfinite(v)) {
             token = is_r_na(v) ? na : isnan(v) ? nan : v > 0 ? inf : ninf;
             Py_INCREF(token);
         } else {
             int n = double_text(v, mode, precision, always_decimal, buf);
-            token = prefixed_ascii(prefix, buf, n);
+            token = n < 0 ? NULL : prefixed_ascii(prefix, buf, n);
             if (token == NULL)
                 goto fail;
         }
@@ -171,7 +202,7 @@ PyObject *sp_int_tokens(PyObject *self, PyObject *args)
     char buf[32];
     for (Py_ssize_t i = 0; i < values.len; i++) {
         char *at = values.base + i * values.stride;
-        long long v = wide ? (long long)*(int64_t *)at : (long long)*(int32_t *)at;
+        long long v = wide ? (long long)load_int64(at) : (long long)load_int32(at);
         PyObject *token;
         if (v == NA_INTEGER_VALUE) {
             token = na;

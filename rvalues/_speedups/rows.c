@@ -27,8 +27,11 @@ static int w_grow(Writer *w, Py_ssize_t extra)
     while (cap < w->len + extra)
         cap += cap / 2 + 256;
     if (w->str != NULL && w->bytes) {
-        if (_PyBytes_Resize(&w->str, cap) < 0)
+        if (_PyBytes_Resize(&w->str, cap) < 0) {
+            w->data = NULL; /* the bytes are freed (w->str is NULL): nothing is left to discard */
+            w->len = w->cap = 0;
             return -1;
+        }
         w->data = PyBytes_AS_STRING(w->str);
     } else if (w->str != NULL) {
         if (PyUnicode_Resize(&w->str, cap) < 0)
@@ -162,41 +165,88 @@ static inline int w_put_w(Writer *w, const Writer *text)
     return w_put(w, text->data, text->len);
 }
 
-/* A str as UTF-8 (ASCII ones straight from their data). */
-static int w_put_str(Writer *w, PyObject *text)
+/* The error of encoding `text` (which holds a lone surrogate) as UTF-8, as Python words it. */
+static int utf8_error(PyObject *text)
 {
-    if (PyUnicode_IS_ASCII(text))
-        return w_put(w, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
-    w->nonascii = 1;
-    Py_ssize_t n;
-    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &n);
-    return utf8 == NULL ? -1 : w_put(w, utf8, n);
+    PyObject *encoded = PyUnicode_AsUTF8String(text);
+    if (encoded == NULL)
+        return -1;
+    Py_DECREF(encoded);
+    PyErr_SetString(PyExc_UnicodeEncodeError, "a lone surrogate cannot be written as UTF-8");
+    return -1;
 }
 
-/* The text written, as a str (the writer is spent). */
-/* A str as a JSON string, escaped as jsonlite does (strings.c has the rules); UTF-8 needs no care,
- * since every byte of a multi-byte character is 0x80 or more. A lone surrogate fails to encode. */
-static int w_put_escaped(Writer *w, PyObject *text)
+/* The UTF-8 bytes of the non-ASCII character `c` at `out`; their count (0: a lone surrogate). */
+static inline int utf8_char(Py_UCS4 c, char *out)
 {
-    static const char HEX[] = "0123456789abcdef";
-    Py_ssize_t n;
-    const char *s;
-    if (PyUnicode_IS_ASCII(text)) {
-        s = (const char *)PyUnicode_DATA(text);
-        n = PyUnicode_GET_LENGTH(text);
-    } else {
-        w->nonascii = 1;
-        s = PyUnicode_AsUTF8AndSize(text, &n);
-        if (s == NULL)
-            return -1;
+    if (c < 0x800) {
+        out[0] = (char)(0xc0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3f));
+        return 2;
     }
-    if (w_reserve(w, 6 * n + 2) < 0)
+    if (c < 0x10000) {
+        if (c >= 0xd800 && c <= 0xdfff)
+            return 0;
+        out[0] = (char)(0xe0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+        out[2] = (char)(0x80 | (c & 0x3f));
+        return 3;
+    }
+    out[0] = (char)(0xf0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+    out[3] = (char)(0x80 | (c & 0x3f));
+    return 4;
+}
+
+/* A str as UTF-8 (ASCII ones straight from their data), encoded here rather than through
+ * PyUnicode_AsUTF8AndSize, which would keep a copy in the str for as long as it lives. */
+static int w_put_str(Writer *w, PyObject *text)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (PyUnicode_IS_ASCII(text))
+        return w_put(w, (const char *)PyUnicode_DATA(text), n);
+    w->nonascii = 1;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (w_reserve(w, (kind == PyUnicode_1BYTE_KIND ? 2 : 4) * n) < 0)
         return -1;
     char *out = w->data + w->len, *start = out;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 0x80) {
+            *out++ = (char)c;
+        } else {
+            int width = utf8_char(c, out);
+            if (width == 0)
+                return utf8_error(text);
+            out += width;
+        }
+    }
+    w->len += out - start;
+    return 0;
+}
+
+/* A str's `n` characters as a JSON string at `out`, escaped as jsonlite does (strings.c has the
+ * rules), others as UTF-8; the bytes written (-1: a lone surrogate). */
+static inline Py_ssize_t escape_chars(int kind, const void *data, Py_ssize_t n, char *out)
+{
+    static const char HEX[] = "0123456789abcdef";
+    char *start = out;
+    Py_UCS4 prev = 0;
     *out++ = '"';
     for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && i && s[i - 1] == '<')) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        int after_lt = prev == '<';
+        prev = c;
+        if (c >= 0x80) {
+            int width = utf8_char(c, out);
+            if (width == 0)
+                return -1;
+            out += width;
+            continue;
+        }
+        if (c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && after_lt)) {
             *out++ = (char)c;
             continue;
         }
@@ -219,10 +269,31 @@ static int w_put_escaped(Writer *w, PyObject *text)
         }
     }
     *out++ = '"';
-    w->len += out - start;
+    return out - start;
+}
+
+/* (UTF-8 from the str's own characters: see w_put_str.) */
+static int w_put_escaped(Writer *w, PyObject *text)
+{
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), written;
+    w->nonascii |= !PyUnicode_IS_ASCII(text);
+    if (w_reserve(w, 6 * n + 2) < 0) /* at most 6 bytes a character: \u00xx, or 4 of UTF-8 */
+        return -1;
+    char *out = w->data + w->len;
+    switch (kind) { /* each kind its own loop */
+    case PyUnicode_1BYTE_KIND: written = escape_chars(PyUnicode_1BYTE_KIND, data, n, out); break;
+    case PyUnicode_2BYTE_KIND: written = escape_chars(PyUnicode_2BYTE_KIND, data, n, out); break;
+    default: written = escape_chars(PyUnicode_4BYTE_KIND, data, n, out); break;
+    }
+    if (written < 0)
+        return utf8_error(text);
+    w->len += written;
     return 0;
 }
 
+/* The text written, as a str (the writer is spent). */
 static PyObject *w_finish(Writer *w)
 {
     PyObject *out;
@@ -264,36 +335,60 @@ typedef struct {
     DayTable day_texts; /* dates and date-times: each day of their range formatted once */
 } Cell;
 
-#define DAY_TABLE_MAX 400000
+/* A table of day texts costs 10 bytes a day of the range; it is made when it is worth it: for
+ * more than DAY_TABLE_ROWS rows, whose range is at most DAY_TABLE_SPAN days a row. */
+#define DAY_TABLE_ROWS 64
+#define DAY_TABLE_SPAN 4
 
-/* The day texts of a column's days (doubles, floored, NaN skipped; or int64), if their range is small. */
-static void make_day_table(Cell *cell, const Column *days, int doubles)
+/* Check the days of a date cell (doubles, floored; NaN is NA) or a date-time cell (int64 days and
+ * times where shown) against years 1000 to 9999 and hours 0 to 99, and make their day table. */
+static int check_days(Cell *cell, const Column *days, int doubles)
 {
-    long long low = 0, high = -1;
+    long long low = DAY_MAX, high = DAY_MIN;
+    Py_ssize_t counted = 0;
     for (Py_ssize_t i = 0; i < days->len; i++) {
         const char *at = days->base + i * days->stride;
         long long day;
         if (doubles) {
-            double v = *(const double *)at;
+            double v = load_double(at);
             if (isnan(v))
                 continue;
-            day = (long long)floor(v);
+            double whole = floor(v);
+            if (!(whole >= DAY_MIN && whole <= DAY_MAX)) {
+                PyObject *number = PyFloat_FromDouble(v);
+                if (number != NULL)
+                    PyErr_Format(PyExc_ValueError, "a date cell's day %R is outside years 1000 to 9999 (days %d to %d)",
+                                 number, DAY_MIN, DAY_MAX);
+                Py_XDECREF(number);
+                return -1;
+            }
+            day = (long long)whole;
         } else {
-            day = *(const int64_t *)at;
+            if (!*(const uint8_t *)(cell->shown.base + i * cell->shown.stride))
+                continue; /* hidden: its day is a placeholder */
+            day = load_int64(at);
+            if (day < DAY_MIN || day > DAY_MAX) {
+                PyErr_Format(PyExc_ValueError, "a date-time cell's day %lld is outside years 1000 to 9999 (days %d to %d)",
+                             day, DAY_MIN, DAY_MAX);
+                return -1;
+            }
+            long long time = cell->times.has_view ? load_int64(cell->times.base + i * cell->times.stride) : 0;
+            if (time < 0 || time >= CLOCK_TIME_END) {
+                PyErr_Format(PyExc_ValueError,
+                             "a date-time cell's time %lld is not minute * 61 + second of hours 0 to 99", time);
+                return -1;
+            }
         }
-        if (high < low) {
-            low = high = day;
-        } else if (day < low) {
-            low = day;
-        } else if (day > high) {
-            high = day;
-        }
+        counted++;
+        low = day < low ? day : low;
+        high = day > high ? day : high;
     }
-    if (high >= low && high - low < DAY_TABLE_MAX && days->len > 64) {
+    if (counted > DAY_TABLE_ROWS && high - low < DAY_TABLE_SPAN * counted) {
         cell->day_texts.text = day_table(low, high); /* NULL (no memory): formatted one by one */
         cell->day_texts.low = low;
         cell->day_texts.high = high;
     }
+    return 0;
 }
 
 static int token_ok(PyObject *token)
@@ -308,47 +403,58 @@ static int token_ok(PyObject *token)
 static int open_coded(Cell *cell, PyObject *obj, Py_ssize_t nrow)
 {
     const char *kind;
-    PyObject *others, *pieces;
-    if (!PyArg_ParseTuple(obj, "sOO!", &kind, &others, &PyList_Type, &pieces) ||
+    PyObject *others, *list;
+    if (!PyArg_ParseTuple(obj, "sOO!", &kind, &others, &PyList_Type, &list) ||
         column_open(&cell->col, others, "O", sizeof(PyObject *), 0) < 0)
         return -1;
-    Py_ssize_t n = PyList_GET_SIZE(pieces);
+    PyObject *pieces = PyList_AsTuple(list); /* the pieces as they are now, whatever changes the list */
+    if (pieces == NULL)
+        return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(pieces);
     cell->labels = PyMem_Calloc(n ? n : 1, sizeof(Writer));
     cell->ends = PyMem_Calloc(n ? n : 1, sizeof(Py_ssize_t *));
     cell->codes = PyMem_Calloc(n ? n : 1, sizeof(Column));
     if (cell->labels == NULL || cell->ends == NULL || cell->codes == NULL) {
+        Py_DECREF(pieces);
         PyErr_NoMemory();
         return -1;
     }
     cell->npieces = n;
-    for (Py_ssize_t k = 0; k < n; k++) {
+    int failed = 0;
+    for (Py_ssize_t k = 0; k < n && !failed; k++) {
         PyObject *labels_obj, *codes;
         Column labels;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(pieces, k), "OO", &labels_obj, &codes) ||
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(pieces, k), "OO", &labels_obj, &codes) ||
             column_open(&cell->codes[k], codes, "lq", 8, 0) < 0 ||
-            column_open(&labels, labels_obj, "O", sizeof(PyObject *), 0) < 0)
-            return -1;
-        int failed = cell->codes[k].len != nrow;
-        if (failed)
-            PyErr_SetString(PyExc_ValueError, "coded text: codes must have an item per row");
-        cell->ends[k] = failed ? NULL : PyMem_Calloc(labels.len + 1, sizeof(Py_ssize_t));
-        failed = failed || cell->ends[k] == NULL;
+            column_open(&labels, labels_obj, "O", sizeof(PyObject *), 0) < 0) {
+            failed = 1;
+            break;
+        }
+        if (cell->codes[k].len != nrow) {
+            PyErr_Format(PyExc_ValueError, "coded text: piece %zd has %zd codes for %zd rows", k,
+                         cell->codes[k].len, nrow);
+            failed = 1;
+        } else if ((cell->ends[k] = PyMem_Calloc(labels.len + 1, sizeof(Py_ssize_t))) == NULL) {
+            PyErr_NoMemory();
+            failed = 1;
+        } else {
+            cell->ends[k][0] = labels.len; /* the count, read back as the bound of the codes */
+        }
         for (Py_ssize_t i = 0; i < labels.len && !failed; i++) {
             PyObject *label = column_object(&labels, i);
-            failed = !PyUnicode_Check(label) || w_put_str(&cell->labels[k], label) < 0;
-            if (!PyUnicode_Check(label))
-                PyErr_SetString(PyExc_TypeError, "coded text: labels must be str");
-            cell->ends[k][i + 1] = cell->labels[k].len;
+            if (!PyUnicode_Check(label)) {
+                PyErr_Format(PyExc_TypeError, "coded text: label %zd of piece %zd is %.80s, not str", i, k,
+                             Py_TYPE(label)->tp_name);
+                failed = 1;
+            } else {
+                failed = w_put_str(&cell->labels[k], label) < 0;
+                cell->ends[k][i + 1] = cell->labels[k].len;
+            }
         }
-        cell->ends[k][0] = labels.len; /* the count, read back as the bound of the codes */
         column_close(&labels);
-        if (failed) {
-            if (!PyErr_Occurred())
-                PyErr_NoMemory();
-            return -1;
-        }
     }
-    return 0;
+    Py_DECREF(pieces);
+    return failed ? -1 : 0;
 }
 
 static void cell_close(Cell *cell)
@@ -378,7 +484,7 @@ static int write_coded(const Cell *cell, Py_ssize_t row, Writer *w, PyObject **t
 {
     *token = NULL;
     for (Py_ssize_t k = 0; k < cell->npieces; k++) {
-        int64_t code = *(const int64_t *)(cell->codes[k].base + row * cell->codes[k].stride);
+        int64_t code = load_int64(cell->codes[k].base + row * cell->codes[k].stride);
         if (k == 0 && code < 0) {
             *token = column_object(&cell->col, row);
             return token_ok(*token);
@@ -438,6 +544,7 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             cell->kind = CELL_DOUBLE;
             if (cell_items(obj, 9, kind, it) < 0 || as_int(it[2], &cell->mode) < 0 ||
                 as_int(it[3], &cell->precision) < 0 || (cell->always_decimal = PyObject_IsTrue(it[4])) < 0 ||
+                check_number_mode(cell->mode, cell->precision, "a number cell") < 0 ||
                 column_open(&cell->col, it[1], "d", 8, 0) < 0)
                 return -1;
             memcpy(t, it + 5, 4 * sizeof(PyObject *));
@@ -461,6 +568,10 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             }
             times = it[4];
             cell->sep = PyBytes_AS_STRING(it[5])[0];
+            if (cell->sep < 0x20 || cell->sep > 0x7e) { /* (char may be signed: non-ASCII is below 0) */
+                PyErr_Format(PyExc_ValueError, "a date-time cell's separator is %R, not a printable ASCII byte", it[5]);
+                return -1;
+            }
             if (column_open(&cell->col, it[1], "O", sizeof(PyObject *), 0) < 0 ||
                 column_open(&cell->shown, it[2], "?B", 1, 0) < 0 || column_open(&cell->days, it[3], "lq", 8, 0) < 0 ||
                 (times != Py_None && column_open(&cell->times, times, "lq", 8, 0) < 0))
@@ -469,7 +580,8 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
                 PyErr_SetString(PyExc_ValueError, "a date-time cell needs an item per row in each array");
                 return -1;
             }
-            make_day_table(cell, &cell->days, 0);
+            if (check_days(cell, &cell->days, 0) < 0)
+                return -1;
         } else if (strcmp(kind, "t") == 0) {
             cell->kind = CELL_TABLE;
             if (cell_items(obj, 3, kind, it) < 0 || column_open(&cell->col, it[1], "ilq", 0, 0) < 0 ||
@@ -484,7 +596,8 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             if (cell_items(obj, 3, kind, it) < 0 || column_open(&cell->col, it[1], "d", 8, 0) < 0)
                 return -1;
             t[0] = it[2];
-            make_day_table(cell, &cell->col, 1);
+            if (check_days(cell, &cell->col, 1) < 0)
+                return -1;
         } else if (strcmp(kind, "s") == 0) {
             cell->kind = CELL_STRING;
             if (cell_items(obj, 3, kind, it) < 0 || column_open(&cell->col, it[1], "O", sizeof(PyObject *), 0) < 0)
@@ -495,7 +608,8 @@ static int cell_open(Cell *cell, PyObject *obj, Py_ssize_t nrow)
             if (open_coded(cell, obj, nrow) < 0)
                 return -1;
         } else {
-            PyErr_SetString(PyExc_ValueError, "a cell tuple starts with 'd', 'i', 'l' or 'c'");
+            PyErr_Format(PyExc_ValueError, "a cell tuple's kind is %R, not one of 'd' 'i' 'l' 'T' 't' 'D' 's' 'c'",
+                         first);
             return -1;
         }
         if (cell->kind == CELL_INT && cell->col.view.itemsize != 4 && cell->col.view.itemsize != 8) {
@@ -523,11 +637,14 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na, int 
     *plain = 0;
     switch (cell->kind) {
     case CELL_DOUBLE: {
-        double v = *(const double *)at;
+        double v = load_double(at);
         if (isfinite(v)) {
             if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
                 return -1;
-            w->len += double_text(v, cell->mode, cell->precision, cell->always_decimal, w->data + w->len);
+            int n = double_text(v, cell->mode, cell->precision, cell->always_decimal, w->data + w->len);
+            if (n < 0)
+                return -1;
+            w->len += n;
             *plain = 1;
             return 0;
         }
@@ -535,7 +652,7 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na, int 
         break;
     }
     case CELL_INT: {
-        long long v = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
+        long long v = load_int(at, cell->col.view.itemsize);
         if (v != -2147483647LL - 1) {
             if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
                 return -1;
@@ -547,12 +664,12 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na, int 
         break;
     }
     case CELL_LOGICAL: {
-        int32_t v = *(const int32_t *)at;
+        int32_t v = load_int32(at);
         token = cell->tokens[v == INT32_MIN ? 2 : v == 1 ? 1 : 0];
         break;
     }
     case CELL_DATE: {
-        double v = *(const double *)at;
+        double v = load_double(at);
         if (!isnan(v)) {
             if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
                 return -1;
@@ -564,8 +681,8 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na, int 
     }
     case CELL_CLOCK:
         if (*(const uint8_t *)(cell->shown.base + row * cell->shown.stride)) {
-            long long day = *(const int64_t *)(cell->days.base + row * cell->days.stride);
-            long long time = cell->times.has_view ? *(const int64_t *)(cell->times.base + row * cell->times.stride) : -1;
+            long long day = load_int64(cell->days.base + row * cell->days.stride);
+            long long time = cell->times.has_view ? load_int64(cell->times.base + row * cell->times.stride) : -1;
             if (w_reserve(w, NUMBER_TEXT_MAX) < 0)
                 return -1;
             w->len += clock_text(day, time, cell->sep, &cell->day_texts, w->data + w->len);
@@ -576,7 +693,7 @@ static int cell_write(const Cell *cell, Py_ssize_t row, Writer *w, int *na, int 
             return -1;
         break;
     case CELL_TABLE: {
-        long long code = cell->col.view.itemsize == 8 ? (long long)*(const int64_t *)at : (long long)*(const int32_t *)at;
+        long long code = load_int(at, cell->col.view.itemsize);
         if (code < 0)
             code += cell->table.len;
         if (code < 0 || code >= cell->table.len) {
@@ -626,15 +743,16 @@ static void close_cells(Cell *cells, Py_ssize_t n, Cell *few)
         PyMem_Free(cells);
 }
 
-/* The cells of the columns in `seq`: in `few` (FEW_CELLS of them) when they fit, else allocated. */
+/* The cells of the columns in the tuple `seq`: in `few` (FEW_CELLS of them) when they fit, else
+ * allocated. (A tuple: opening a cell may run Python code, such as a number's __index__.) */
 static Cell *open_cells(PyObject *seq, Py_ssize_t nrow, Cell *few)
 {
-    Py_ssize_t n = PyList_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     Cell *cells = n <= FEW_CELLS ? few : PyMem_Calloc(n, sizeof(Cell));
     if (cells == NULL)
         return (Cell *)PyErr_NoMemory();
     for (Py_ssize_t k = 0; k < n; k++) {
-        if (cell_open(&cells[k], PyList_GET_ITEM(seq, k), nrow) < 0) {
+        if (cell_open(&cells[k], PyTuple_GET_ITEM(seq, k), nrow) < 0) {
             /* cell_open zeroes its cell first, so cells 0..k can be closed; the others never opened */
             close_cells(cells, k + 1, few);
             return NULL;
@@ -657,14 +775,15 @@ static void free_leads(Lead *leads, Py_ssize_t n)
     PyMem_Free(leads);
 }
 
+/* The leads of the tuple of str `keys`. */
 static Lead *make_leads(PyObject *keys, PyObject **layout, int escape)
 {
-    Py_ssize_t n = PyList_GET_SIZE(keys);
+    Py_ssize_t n = PyTuple_GET_SIZE(keys);
     Lead *leads = PyMem_Calloc(n ? n : 1, sizeof(Lead));
     if (leads == NULL)
         return (Lead *)PyErr_NoMemory();
     for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *key = PyList_GET_ITEM(keys, k);
+        PyObject *key = PyTuple_GET_ITEM(keys, k);
         leads[k].first.escape = leads[k].next.escape = escape;
         if (w_put_str(&leads[k].first, layout[3]) < 0 || w_put_str(&leads[k].first, key) < 0 ||
             w_put_str(&leads[k].first, layout[5]) < 0 || w_put_str(&leads[k].next, layout[4]) < 0 ||
@@ -716,23 +835,33 @@ static int write_row(const Cell *cells, Py_ssize_t n, const Lead *leads, Py_ssiz
 }
 
 typedef struct {
-    PyObject *keys;
+    PyObject *keys; /* a tuple of the keys as they were when called, or None */
     Lead *leads;
     Writer sep, close, row_sep;
 } Layout;
 
-/* Rows `start` .. `start + nrow` from the cell columns in `seq`. */
-static int write_rows(PyObject *seq, Py_ssize_t start, Py_ssize_t nrow, Py_ssize_t total, const Layout *lay, Writer *w)
+/* Rows `start` .. `start + nrow` from the cell columns in the list `list`. */
+static int write_rows(PyObject *list, Py_ssize_t start, Py_ssize_t nrow, Py_ssize_t total, const Layout *lay, Writer *w)
 {
-    if (!PyList_Check(seq) || (lay->keys != Py_None && PyList_GET_SIZE(seq) != PyList_GET_SIZE(lay->keys))) {
-        PyErr_SetString(PyExc_ValueError, "rows_text: expected a list of cell columns, one per key");
+    if (!PyList_Check(list) || (lay->keys != Py_None && PyList_GET_SIZE(list) != PyTuple_GET_SIZE(lay->keys))) {
+        if (PyList_Check(list))
+            PyErr_Format(PyExc_ValueError, "rows_text: %zd cell columns for %zd keys", PyList_GET_SIZE(list),
+                         PyTuple_GET_SIZE(lay->keys));
+        else
+            PyErr_Format(PyExc_TypeError, "rows_text: expected a list of cell columns, not %.80s",
+                         Py_TYPE(list)->tp_name);
         return -1;
     }
-    Py_ssize_t n = PyList_GET_SIZE(seq);
+    PyObject *seq = PyList_AsTuple(list);
+    if (seq == NULL)
+        return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     Cell few[FEW_CELLS];
     Cell *cells = open_cells(seq, nrow, few);
-    if (cells == NULL)
+    if (cells == NULL) {
+        Py_DECREF(seq);
         return -1;
+    }
     int failed = 0;
     for (Py_ssize_t row = 0; row < nrow && !failed; row++) {
         failed = (start + row && w_put_w(w, &lay->row_sep) < 0) ||
@@ -741,6 +870,7 @@ static int write_rows(PyObject *seq, Py_ssize_t start, Py_ssize_t nrow, Py_ssize
             failed = failed || w_reserve(w, w->len / 1024 * (total - 1024) / 8 * 9) < 0;
     }
     close_cells(cells, n, few);
+    Py_DECREF(seq);
     return failed ? -1 : 0;
 }
 
@@ -749,25 +879,33 @@ PyObject *sp_rows_text(PyObject *self, PyObject *args)
     PyObject *cells, *layout_obj;
     Py_ssize_t nrow, chunk = 0;
     int escape = 0;
+    PyObject *keys;
     Layout lay = {NULL, NULL, {0}, {0}, {0}};
-    if (!PyArg_ParseTuple(args, "OOnO!|np", &cells, &lay.keys, &nrow, &PyTuple_Type, &layout_obj, &chunk,
-                          &escape))
+    if (!PyArg_ParseTuple(args, "OOnO!|np", &cells, &keys, &nrow, &PyTuple_Type, &layout_obj, &chunk, &escape))
         return NULL;
     PyObject *layout[7];
     if (!PyArg_ParseTuple(layout_obj, "UUUUUUU", &layout[0], &layout[1], &layout[2], &layout[3], &layout[4],
                           &layout[5], &layout[6]))
         return NULL;
-    if (lay.keys != Py_None) {
-        if (!PyList_Check(lay.keys)) {
-            PyErr_SetString(PyExc_TypeError, "rows_text: keys must be None or a list of str");
+    if (nrow < 0) {
+        PyErr_Format(PyExc_ValueError, "rows_text: nrow is %zd, not a count", nrow);
+        return NULL;
+    }
+    if (keys == Py_None) {
+        lay.keys = Py_NewRef(Py_None);
+    } else if (!PyList_Check(keys)) {
+        PyErr_Format(PyExc_TypeError, "rows_text: keys must be None or a list of str, not %.80s", Py_TYPE(keys)->tp_name);
+        return NULL;
+    } else if ((lay.keys = PyList_AsTuple(keys)) == NULL) { /* the callback may change the list */
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; lay.keys != Py_None && k < PyTuple_GET_SIZE(lay.keys); k++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(lay.keys, k))) {
+            PyErr_Format(PyExc_TypeError, "rows_text: key %zd is %.80s, not str", k,
+                         Py_TYPE(PyTuple_GET_ITEM(lay.keys, k))->tp_name);
+            Py_DECREF(lay.keys);
             return NULL;
         }
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lay.keys); k++)
-            if (!PyUnicode_Check(PyList_GET_ITEM(lay.keys, k))) {
-                PyErr_SetString(PyExc_TypeError, "rows_text: keys must be str");
-                return NULL;
-            }
-    }
     Writer w = {0};
     Py_ssize_t first_cap = nrow < 1000 ? 256 + 64 * nrow : 65536; /* a few rows: a small first buffer */
     lay.sep.escape = lay.close.escape = lay.row_sep.escape = escape;
@@ -792,7 +930,8 @@ PyObject *sp_rows_text(PyObject *self, PyObject *args)
     }
     Py_ssize_t mark = w.len;
     failed = failed || w_put_str(&w, layout[2]) < 0 || w_escape_from(&w, mark) < 0;
-    free_leads(lay.leads, lay.keys == Py_None ? 0 : PyList_GET_SIZE(lay.keys));
+    free_leads(lay.leads, lay.keys == Py_None ? 0 : PyTuple_GET_SIZE(lay.keys));
+    Py_DECREF(lay.keys);
     PyMem_Free(lay.sep.data);
     PyMem_Free(lay.close.data);
     PyMem_Free(lay.row_sep.data);

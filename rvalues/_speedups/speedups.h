@@ -9,12 +9,14 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
+#include <string.h>
 
 /* A one-dimensional view of a buffer or a list: item i is at base + i * stride (lists: items). */
 typedef struct {
     Py_buffer view;
     int has_view;
-    PyObject *list; /* a borrowed list, when the sequence is one */
+    PyObject *list; /* a tuple of a list's items, taken when opened (a callback may change the list) */
     char *base;
     Py_ssize_t stride;
     Py_ssize_t len;
@@ -24,13 +26,41 @@ typedef struct {
  * (e.g. "d", "iIlLqQ" by size, "O"); lists are accepted when `formats` is "O". */
 int column_open(Column *col, PyObject *obj, const char *formats, Py_ssize_t itemsize, int writable);
 void column_close(Column *col);
-/* A buffer format's one type code, its byte-order prefix skipped ("B" for none). */
+/* A buffer format's one type code, a native byte-order prefix skipped ("B" for none); "" when the
+ * prefix names the other byte order. */
 const char *format_code(const char *format);
+
+/* Items read and written through memcpy: a buffer's items need not be aligned. */
+static inline double load_double(const char *at)
+{
+    double v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+static inline int64_t load_int64(const char *at)
+{
+    int64_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+static inline int32_t load_int32(const char *at)
+{
+    int32_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+/* An int32 or int64 item, by `itemsize` (4 or 8). */
+static inline long long load_int(const char *at, Py_ssize_t itemsize)
+{
+    return itemsize == 8 ? (long long)load_int64(at) : (long long)load_int32(at);
+}
 static inline PyObject *column_object(const Column *col, Py_ssize_t i) /* borrowed */
 {
     if (col->list)
-        return PyList_GET_ITEM(col->list, i);
-    return *(PyObject **)(col->base + i * col->stride);
+        return PyTuple_GET_ITEM(col->list, i);
+    PyObject *item;
+    memcpy(&item, col->base + i * col->stride, sizeof item);
+    return item;
 }
 void column_set_object(Column *col, Py_ssize_t i, PyObject *value); /* steals `value` */
 
@@ -53,10 +83,15 @@ static inline char json_short_escape(unsigned int c)
 /* A new str: `prefix` followed by `n` ASCII bytes. */
 PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n);
 
-/* numbers.c: jsonlite's text of one number into `buf` (NUMBER_TEXT_MAX bytes at least); its length */
+/* numbers.c: jsonlite's text of one number into `buf` (NUMBER_TEXT_MAX bytes at least); its length
+ * (-1: no memory, the error set). "%.*g" takes at most NUMBER_PRECISION_MAX digits: its text is then
+ * at most the digits, a sign, a point, "0.000" or "e-308", and ".0". */
 #define NUMBER_TEXT_MAX 400
+#define NUMBER_PRECISION_MAX 380
 int int_text(long long v, char *buf);
 int double_text(double v, int mode, int precision, int always_decimal, char *buf);
+/* Whether (mode, precision) is one double_text takes; else -1 with a ValueError naming `who`. */
+int check_number_mode(int mode, int precision, const char *who);
 int is_r_na(double v);
 
 PyObject *sp_double_tokens(PyObject *self, PyObject *args);
@@ -77,6 +112,11 @@ typedef struct {
     const char *text;
     long long low, high;
 } DayTable;
+/* The day numbers of 1000-01-01 and 9999-12-31: R writes the years between with four digits. */
+#define DAY_MIN (-354285)
+#define DAY_MAX 2932896
+/* Date-times' times are minute * 61 + second, of hours 0 to 99 (two digits): below this. */
+#define CLOCK_TIME_END (100 * 60 * 61)
 const char *day_table(long long low, long long high);
 void ymd_text(long long day, char *buf);
 int date_text(double days, const DayTable *table, char *buf);
