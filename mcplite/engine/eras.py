@@ -34,12 +34,7 @@ def served_as(table: HandlerTable, method: str, params: dict[str, Any], session:
     """The version and era ``method`` is served in, or the RpcError that refuses it."""
     meta = params.get("_meta")
     if isinstance(meta, dict) and PROTOCOL_VERSION_KEY in meta:
-        version = modern_version(meta)
-        if table.find(method, "modern") is None:
-            raise RpcError(
-                METHOD_NOT_FOUND, f"Method not found: {cut(method)} (protocol {version})", cut(method)
-            )
-        return version, "modern"
+        return modern_method(table, method, meta), "modern"
     entry = table.find(method, "legacy")
     if entry is None:
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {cut(method)}", cut(method))
@@ -52,6 +47,25 @@ def served_as(table: HandlerTable, method: str, params: dict[str, Any], session:
             f"version in params._meta[{PROTOCOL_VERSION_KEY!r}] ({', '.join(MODERN_VERSIONS)})",
         )
     return session.legacy_version, "legacy"
+
+
+def modern_method(table: HandlerTable, method: str, meta: dict[str, Any]) -> str:
+    """The version a 2026-07-28 request names, once its ``_meta`` is checked and ``method`` found
+    among the methods of that era (``initialize`` is not one: -32601).
+
+    >>> from mcplite.engine.methods import standard_table
+    >>> meta = {PROTOCOL_VERSION_KEY: "2026-07-28", CLIENT_CAPABILITIES_KEY: {}}
+    >>> modern_method(standard_table(), "server/discover", meta)
+    '2026-07-28'
+    >>> modern_method(standard_table(), "initialize", meta)
+    Traceback (most recent call last):
+    ...
+    mcplite.protocol.jsonrpc.RpcError: Method not found: initialize (protocol 2026-07-28)
+    """
+    version = modern_version(meta)
+    if table.find(method, "modern") is None:
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {cut(method)} (protocol {version})", cut(method))
+    return version
 
 
 def modern_version(meta: dict[str, Any]) -> str:

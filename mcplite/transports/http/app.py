@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import attrs
 
 from mcplite.engine.handlers import Engine
+from mcplite.engine.listening import BEARER_TOKEN
 from mcplite.protocol.jsonrpc import INVALID_REQUEST, RpcError, parse_message
 from mcplite.protocol.versions import MODERN_VERSIONS
 from mcplite.transports.http.exchange import Receive, Scope, Send, send_response
@@ -118,9 +119,10 @@ class McpHttpApp:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         check_path(scope, self.path)
         headers = header_map(scope.get("headers", []))
+        check_origin(headers, self.origins)  # first: a bad Origin MUST be 403 (2025-11-25), whatever the Host
         check_host(scope, headers, self.hosts)
-        check_origin(headers, self.origins)
         token = await authenticated(headers, self.options.authenticate)
+        BEARER_TOKEN.set(token)  # this request's task only: its listens count against the token's
         method = scope.get("method")
         if method == "POST":
             await self._post(headers, token, receive, send)

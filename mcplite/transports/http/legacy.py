@@ -63,15 +63,9 @@ class LegacyEra:
         if is_request(message) and message["method"] == "initialize":
             await self._initialize(message, token, send)
             return
+        # A supported version other than the negotiated one is served under the negotiated one: the
+        # header SHOULD name it (2025-11-25), but only an unsupported one MUST be refused (above).
         session = self.session(headers, token, request_id(message))
-        if version is not None and version != session.connection.protocol_version:
-            raise HttpError(
-                400,
-                INVALID_REQUEST,
-                f"Bad Request: the MCP-Protocol-Version header says {version!r} but this session "
-                f"uses {session.connection.protocol_version!r}",
-                request_id=request_id(message),
-            )
         session.exchanges += 1
         fields = [(SESSION_HEADER.encode(), session.id.encode())]
         try:

@@ -15,8 +15,9 @@ import logging
 from typing import Any
 
 from mcplite.engine.connection import Answer, Connection
+from mcplite.engine.eras import modern_method
 from mcplite.engine.handlers import Engine
-from mcplite.engine.listening import closing_line
+from mcplite.engine.listening import backlog_overflow, closing_line
 from mcplite.protocol.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -84,8 +85,13 @@ async def serve_modern(
             method = message.get("method")
             entry = engine.handlers.find(method) if isinstance(method, str) else None
             check_routing_headers(headers, message, version, None if entry is None else entry.name_param)
+            if entry is not None and entry.opens_session:  # a legacy handshake names no version of ours
+                modern_method(engine.handlers, entry.name, message["params"]["_meta"])
         except RpcError as err:
-            raise HttpError(400, err.code, err.message, request_id=request_id(message)) from None
+            status = MODERN_STATUS.get(err.code, 400)
+            raise HttpError(
+                status, err.code, err.message, request_id=request_id(message), data=err.data
+            ) from None
     await _exchange(engine, message, receive, send, keepalive, closing_line(engine, message, version))
 
 
@@ -97,11 +103,11 @@ async def serve_modern_without_meta(
         await send_response(send, 202)  # 2026-07-28 defines no notifications over HTTP: nothing to do
     elif not isinstance(message, dict):
         await _exchange(engine, message, receive, send, keepalive)
-    else:
+    else:  # protocolVersion is a required _meta field: without it the request is malformed (-32602)
         raise HttpError(
             400,
-            HEADER_MISMATCH,
-            f"Header mismatch: the MCP-Protocol-Version header says {version!r} but params._meta names "
+            INVALID_PARAMS,
+            f"Invalid params: the MCP-Protocol-Version header says {version!r:.80} but params._meta names "
             f"no protocol version (put it in params._meta[{PROTOCOL_VERSION_KEY!r}])",
             request_id=request_id(message),
         )
@@ -111,7 +117,9 @@ async def _exchange(
     engine: Engine, message: Any, receive: Receive, send: Send, keepalive: float, on_stop: bytes | None = None
 ) -> None:
     connection = Connection(engine, discard)
+    overflow = backlog_overflow(engine, message)  # a listen: bounded, as its client may stop reading
+    backlog = None if overflow is None else engine.offer.subscriptions.limits.max_listen_backlog
     await exchange(
         connection, message, receive, send, status_of=modern_status, keepalive=keepalive, headers=[],
-        on_leave=_cancel, on_stop=on_stop,
+        on_leave=_cancel, on_stop=on_stop, backlog=backlog, overflow=overflow or b"",
     )  # fmt: skip
