@@ -105,11 +105,10 @@ def _not_integer(x: rv.Vector) -> np.ndarray:
 
 
 def _labels(x: rv.Vector) -> rv.Vector:
-    levels = np.asarray(x.attributes["levels"].data, dtype=object)
+    # code 0 stands for NA, so a factor without levels (all NA) indexes only the None in front
+    levels = np.concatenate([[None], np.asarray(x.attributes["levels"].data, dtype=object)])
     codes = np.asarray(x.data)
-    na = x.na_mask()
-    labels = np.where(na, None, levels[np.where(na, 1, codes) - 1])
-    return rv.Character(labels)
+    return rv.Character(levels[np.where(x.na_mask(), 0, codes)])
 
 
 def _first_misfit(column: rv.Vector, r_class: str) -> int:
@@ -156,7 +155,9 @@ def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
         if name not in columns:
             raise Misfit(where, MISSING, f"a column of {cell.expected()}")
         pairs.append((name, fit_column(cell, columns[name], path, name)))
-    return rv.data_frame_from_pairs(pairs)
+    # the declared names as they are (`_a`, `a b`, `if`): jsonlite keeps a frame's names, R's
+    # make.names would write `X_a`, `a.b`, `if.` where the schema says `_a`, `a b`, `if`
+    return rv.data_frame_from_pairs(pairs, check_names=False)
 
 
 def cell_shape(shape: Shape) -> Shape:
