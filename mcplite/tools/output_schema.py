@@ -28,11 +28,15 @@ from mcplite.tools.annotations import Shape, read, record_fields, type_name
 from mcplite.tools.json_schemas import object_schema
 from rvalues.json import JsonOptions
 
-DATE_PATTERN = "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}$"
-"""A Date as jsonlite writes it (``format(x)``): ``2024-05-01``."""
-DATETIME_PATTERN = "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
+_YEAR = "(0|-?[1-9][0-9]*)"
+_DAY = "(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+_TIME = "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+DATE_PATTERN = f"^{_YEAR}-{_DAY}$"
+"""A Date as jsonlite writes it (``format(x)``): ``2024-05-01``; R writes the year as a number,
+unpadded and signed: ``999-12-31``, ``1-01-01``, ``0-01-01``, ``-1-11-28``, ``10000-01-01``."""
+DATETIME_PATTERN = f"^{_YEAR}-{_DAY}( {_TIME})?$"
 """A POSIXct as jsonlite writes it (``format(x)`` in its time zone, whole seconds; the time is left
-out when every value of the vector is at midnight): ``2024-05-01 12:00:00``."""
+out when every value of the vector is at midnight): ``2024-05-01 12:00:00``, ``999-01-01 00:30:00``."""
 
 R_CLASSES: dict[Any, str] = {
     bool: "logical",
