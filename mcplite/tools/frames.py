@@ -16,6 +16,7 @@ mcplite.tools.frames.Misfit: counts[1].n is float (2.5), expected an integer
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ import numpy as np
 import rvalues as rv
 from mcplite.protocol.checks import shown
 from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields, type_name
+from mcplite.tools.double_range import beyond_range, first_beyond
 from mcplite.tools.output_schema import r_class_of
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import INT_MAX
@@ -47,6 +49,22 @@ def join(path: str, step: str | int) -> str:
     if isinstance(step, int):
         return f"{path}[{step}]"
     return f"{path}.{step}" if path else step
+
+
+def check_range(x: rv.Vector, where: Callable[[int], str]) -> None:
+    """A :class:`Misfit` at (``where(i)``) the first double of ``x`` that jsonlite writes beyond a
+    double's range (``1.79769313486232e+308``, infinity when read back).
+
+    >>> check_range(rv.Double([1.0, 1.7976931348623157e308]), lambda i: f"x[{i}]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mcplite.tools.frames.Misfit: x[1] is float (1.7976931348623157e+308), expected a number jsonlite writes ...
+    """
+    values = np.asarray(x.data, dtype=float)
+    row = first_beyond(values)
+    if row is not None:
+        value = float(values[row])
+        raise Misfit(where(row), value, beyond_range(value))
 
 
 def _all_na(x: rv.Vector) -> bool:
@@ -183,6 +201,8 @@ def fit_column(cell: Shape, column: Any, path: str, name: str) -> rv.Vector:
     if fitted is None:
         row = _first_misfit(column, r_class) if isinstance(column, rv.Vector) else 0
         raise Misfit(join(join(path, row), name), _element(column, row), cell.expected())
+    if r_class == "double":
+        check_range(fitted, lambda row: join(join(path, row), name))
     if levels is None:
         return fitted
     values = np.asarray(fitted.data, dtype=object)

@@ -32,7 +32,7 @@ import numpy as np
 import rvalues as rv
 from mcplite.payload.returned import to_r
 from mcplite.tools.annotations import Shape, pandas_class, read, record_fields
-from mcplite.tools.frames import INT_MAX, MISSING, Misfit, as_class, frame_value, join
+from mcplite.tools.frames import INT_MAX, MISSING, Misfit, as_class, check_range, frame_value, join
 from mcplite.tools.output_schema import r_class_of
 
 
@@ -128,6 +128,8 @@ def _scalar(shape: Shape, value: Any, path: str) -> rv.RValue:
     fitted = as_class(x, r_class)
     if fitted is None:
         raise Misfit(path, value, shape.expected())
+    if r_class == "double":
+        check_range(fitted, lambda _: path)
     return fitted
 
 
@@ -159,4 +161,6 @@ def _vector(shape: Shape, value: Any, path: str) -> rv.RValue:
     fitted = as_class(x, r_class) if isinstance(x, rv.Vector) and "dim" not in x.attributes else None
     if fitted is None:
         raise Misfit(path, value, f"a vector ({shape.annotation.__name__})")
+    if r_class == "double":
+        check_range(fitted, lambda row: join(path, row))
     return fitted
