@@ -189,6 +189,9 @@ def _list_views() -> pa.Table:
                 [0, 0, 1, 2], [1, 3, 1, 1], pa.array([True, False, None]), [False, True, False, True]
             ),
             "sliced_views": _views([5, 3, 0, 1, 0], [1, 2, 3, 0, 2], pa.array(list("abcdef"))).slice(1),
+            "hidden_big": pa.array(
+                [[2**40], [1], None, [2], [], [-(2**41)]], pa.large_list_view(pa.int64())
+            ).slice(1, 4),
         }
     )
 
@@ -366,7 +369,8 @@ CASES: dict[str, tuple[str, Callable[[], pa.Table]]] = {
         "unordered = list(NA_real_, c(1.5, NaN), numeric(0), 4), "
         "overlapping = list(1:3, 2:3, 1L, 3L), "
         "null_backed = list(TRUE, NULL, FALSE, NULL), "
-        'sliced_views = list(c("d", "e"), c("a", "b", "c"), character(0), c("a", "b")))',
+        'sliced_views = list(c("d", "e"), c("a", "b", "c"), character(0), c("a", "b")), '
+        "hidden_big = list(1L, NULL, 2L, integer(0)))",
         _list_views,
     ),
     "list_views_nested": (

@@ -1,4 +1,5 @@
-"""Properties of the Arrow path on generated data: any chunking and slicing, nulls anywhere.
+"""Properties of the Arrow path on generated data: any chunking and slicing, nulls anywhere, list views
+laid out anyhow.
 
 The reference is computed in the test from Arrow's own Python values (``to_pylist``): null -> NA,
 a NaN stays NaN, and ``to_arrow`` gives back the same values and type.
@@ -87,3 +88,38 @@ def test_decimals_are_the_nearest_doubles(kind: Any, data: st.DataObject) -> Non
     values = [None if u is None else Decimal(f"{u}E{-scale}") for u in unscaled]  # exact
     array = pa.array(values, make(precision, scale))
     assert rv.as_r(array).tolist() == [None if v is None else float(v) for v in values]
+
+
+@st.composite
+def list_views(draw: st.DrawFn) -> tuple[pa.Array, list[Any]]:
+    """A list view whose elements are any stretches of its child (out of order, overlapping, with
+    unused items between, nulls over anything), sliced; and the lists it stands for."""
+    arrow_type, values = KINDS[draw(st.sampled_from(sorted(KINDS)))]
+    child = draw(st.lists(st.none() | values, max_size=12))
+    offsets, sizes, nulls = [], [], []
+    for _ in range(draw(st.integers(0, 8))):
+        offset = draw(st.integers(0, len(child)))
+        offsets.append(offset)
+        sizes.append(draw(st.integers(0, len(child) - offset)))
+        nulls.append(draw(st.booleans()))
+    large = draw(st.booleans())
+    width, views = (pa.int64(), pa.LargeListViewArray) if large else (pa.int32(), pa.ListViewArray)
+    view = views.from_arrays(
+        pa.array(offsets, width),
+        pa.array(sizes, width),
+        pa.array(child, arrow_type),
+        mask=pa.array(nulls, pa.bool_()),
+    )
+    start = draw(st.integers(0, len(offsets)))
+    stop = draw(st.integers(start, len(offsets)))
+    lists = [None if null else child[o : o + n] for o, n, null in zip(offsets, sizes, nulls, strict=True)]
+    return view.slice(start, stop - start), lists[start:stop]
+
+
+@settings(max_examples=200, derandomize=True, database=None, deadline=None)
+@given(list_views())
+def test_a_list_view_is_the_list_of_the_stretches_it_views(case: tuple[pa.Array, list[Any]]) -> None:
+    view, lists = case
+    plain = pa.array(lists, pa.list_(view.type.value_type))  # the same lists laid out in order
+    assert repr(view.to_pylist()) == repr(plain.to_pylist())  # Arrow agrees (NaN compares in the repr)
+    assert rv.identical(rv.as_r(view), rv.as_r(plain))
