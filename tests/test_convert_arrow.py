@@ -252,6 +252,17 @@ def test_a_round_trip_keeps_every_value_na_and_type(case: str) -> None:
     assert rv.identical(again, value)
 
 
+def test_a_list_view_reaching_past_its_child_is_refused() -> None:
+    """An array Arrow's own validation refuses (here built from raw buffers) is an error, not garbage."""
+    offsets, sizes = (pa.py_buffer(np.array(v, np.int32).tobytes()) for v in ([0, 2], [1, 5]))
+    child = pa.array([1, 2, 3], pa.int32())
+    bad = pa.Array.from_buffers(pa.list_view(pa.int32()), 2, [None, offsets, sizes], children=[child])
+    with pytest.raises(pa.ArrowInvalid):
+        bad.validate(full=True)
+    with pytest.raises(rv.RValueError, match="reach items 0 to 6 of a child of 3 items"):
+        rv.as_r(bad)
+
+
 def test_a_null_struct_comes_back_as_a_struct_of_nulls() -> None:
     """R has no null data-frame row: a null struct is a row of NA in every field."""
     table = pa.table({"st": pa.array([{"a": 1}, None], pa.struct([("a", pa.int64())]))})

@@ -291,8 +291,8 @@ def _list_column(array: Any, where: str) -> RValue:
     child = array.values
     if first < 0 or last > len(child):
         raise RValueError(
-            f"{where}: an element reaches items {first}..{last - 1} of a child of {len(child)} items; "
-            "expected a valid Arrow list (see .validate(full=True))"
+            f"{where}: the elements reach items {first} to {last - 1} of a child of {len(child)} items; "
+            "expected offsets and sizes within the child (an invalid array: .validate(full=True) says where)"
         )
     inner = column(child.slice(first, last - first), f"{where} elements")
     starts = np.where(reached, starts - first, 0).tolist()
