@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import mcplite
 import rvalues as rv
 from mcplite.payload.returned import encode_value_json, to_r
-from mcplite.payload.rjson import encode_json
+from mcplite.payload.rjson import encode_json, options_in_force
 
 R_SCRIPT = r"""
 suppressMessages(library(jsonlite))
@@ -255,7 +255,8 @@ def main() -> None:
             f"`json.dumps` {fmt(dumps_rows)}",
             f"**{ours_rows / dumps_rows:.1f}x** `json.dumps`; jsonlite (scaled from {R_ROWS:,} rows): "
             + against_r(2, ours_rows, args.records / R_ROWS),
-            same(encode_value_json(rows[:R_ROWS]), 2) + f" (first {R_ROWS:,} rows)",
+            same(encode_value_json(rows[:R_ROWS], options=options_in_force()), 2)
+            + f" (first {R_ROWS:,} rows)",
         )
     )
     dumps_list, _ = best(lambda: json.dumps(scalars))
@@ -267,19 +268,23 @@ def main() -> None:
             f"`json.dumps` {fmt(dumps_list)}",
             f"**{ours_list / dumps_list:.1f}x** `json.dumps`; jsonlite (scaled from {R_SCALARS:,}): "
             + against_r(3, ours_list, args.scalars / R_SCALARS),
-            same(encode_value_json(scalars[:R_SCALARS]), 3) + f" (first {R_SCALARS:,})",
+            same(encode_value_json(scalars[:R_SCALARS], options=options_in_force()), 3)
+            + f" (first {R_SCALARS:,})",
         )
     )
     general_n = 2_000
-    general, _ = best(lambda: encode_json(to_r(rows[:general_n])), repeat=1)
-    fast, _ = best(lambda: encode_value_json(rows[:general_n]))
+    general, _ = best(lambda: encode_json(to_r(rows[:general_n]), options=options_in_force()), repeat=1)
+    fast, _ = best(lambda: encode_value_json(rows[:general_n], options=options_in_force()))
     table.append(
         (
             f"the same rows, first {general_n:,}: vectorized path",
             fmt(fast),
             f"an R value per element (the general path) {fmt(general)}",
             f"**{general / fast:.0f}x faster**",
-            "yes" if encode_value_json(rows[:general_n]) == encode_json(to_r(rows[:general_n])) else "NO",
+            "yes"
+            if encode_value_json(rows[:general_n], options=options_in_force())
+            == encode_json(to_r(rows[:general_n]), options=options_in_force())
+            else "NO",
         )
     )
 

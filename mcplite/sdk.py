@@ -27,6 +27,7 @@ from mcplite.engine.calls import error_result
 from mcplite.payload.options import options
 from mcplite.payload.results import as_tool_result
 from mcplite.payload.returned import encode_value_json
+from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.versions import known_version
 from mcplite.tools.failures import error_text
@@ -296,7 +297,7 @@ def mcplite_resource(function: Callable[..., Any]) -> Callable[..., Any]:
     def text(value: Any) -> Any:
         if isinstance(value, (str, bytes)):
             return value
-        return encode_value_json(value, f"resource {function.__name__}")
+        return encode_value_json(value, f"resource {function.__name__}", options=options_in_force())
 
     if _is_async(function):
 

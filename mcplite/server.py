@@ -26,6 +26,7 @@ from mcplite.engine.workers import Workers, default_size
 from mcplite.features.lifespan import Lifespan, LifespanFactory
 from mcplite.features.prompts import RegisteredPrompt
 from mcplite.features.resources import RegisteredResource
+from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
 from mcplite.protocol.types import ToolAnnotations
@@ -305,7 +306,7 @@ class McpServer:
 
     def list_tools_page(self, cursor: Any = None) -> ListToolsResult:
         """One page of the tool listing; ``cursor`` is the ``nextCursor`` of the page before."""
-        return self.engine.tools.page(cursor, self.cache_ttl_ms)
+        return self.engine.tools.page(cursor, self.cache_ttl_ms, options_in_force())
 
     def asgi_app(self, **settings: Any) -> McpHttpApp:
         """This server's Streamable HTTP endpoint as an ASGI application, for any ASGI server.

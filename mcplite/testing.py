@@ -43,6 +43,7 @@ import attrs
 
 from mcplite.engine.connection import Connection
 from mcplite.features.client import FeatureRequests
+from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.jsonrpc import encode_line
 from mcplite.protocol.projection import project_tool
 from mcplite.protocol.reading import CallResult, RequestError, read_tool
@@ -330,7 +331,7 @@ class Client(FeatureRequests):
         registered = self._engine.tools.get(name)
         if registered is None or result.is_error or not can_validate():
             return result
-        schema = project_tool(registered.listed(), self.protocol_version).output_schema
+        schema = project_tool(registered.listed(options_in_force()), self.protocol_version).output_schema
         if schema is None:
             return result
         if result.structured_content is ABSENT:

@@ -20,6 +20,7 @@ from mcp_types import PromptReference, ResourceTemplateReference
 from mcplite.demo.offer import explore_column, rows_of
 from mcplite.demo.server import penguins
 from mcplite.payload.returned import encode_value_json
+from mcplite.payload.rjson import options_in_force
 
 TIMEOUT = 30.0
 pytestmark = pytest.mark.anyio
@@ -61,10 +62,12 @@ async def test_the_data_a_column_and_a_species(client: Any) -> None:
         "penguins://species/{species}",
     ]
     frame = penguins()
-    assert await read_text(client, "penguins://data") == encode_value_json(frame)
-    assert await read_text(client, "penguins://columns/island") == encode_value_json(frame.columns["island"])
+    assert await read_text(client, "penguins://data") == encode_value_json(frame, options=options_in_force())
+    assert await read_text(client, "penguins://columns/island") == encode_value_json(
+        frame.columns["island"], options=options_in_force()
+    )
     gentoo = await read_text(client, "penguins://species/Gentoo")
-    assert gentoo == encode_value_json(rows_of(frame, "Gentoo"))
+    assert gentoo == encode_value_json(rows_of(frame, "Gentoo"), options=options_in_force())
     assert gentoo.count('"species":"Gentoo"') == 124 and '"Adelie"' not in gentoo
     with pytest.raises(MCPError) as caught, anyio.fail_after(TIMEOUT):
         await client.read_resource("penguins://species/Emperor", cache_mode="bypass")

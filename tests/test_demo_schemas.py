@@ -21,6 +21,7 @@ from mcp.client.stdio import stdio_client
 
 import mcplite
 from mcplite.demo import server as demo
+from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.types import CallToolResult
 
 TIMEOUT = 30.0
@@ -44,13 +45,15 @@ def test_data_tools_have_derived_output_schemas_only() -> None:
     server = demo.build_server()
     for name, registered in server.tools.items():
         returns = typing.get_type_hints(registered.function, include_extras=True)["return"]
-        listed = registered.listed().output_schema
+        listed = registered.listed(options_in_force()).output_schema
         if name in DATA_TOOLS:
             assert listed == mcplite.output_schema(returns), name
         else:
             assert returns is CallToolResult and listed is None  # the histogram: an image and a caption
     with mcplite.options(json_na="null"):
-        assert server.get_tool("column_stats").listed().output_schema == mcplite.output_schema(  # type: ignore[union-attr]
+        assert server.get_tool("column_stats").listed(
+            options_in_force()
+        ).output_schema == mcplite.output_schema(  # type: ignore[union-attr]
             demo.ColumnStats
         )
 

@@ -17,6 +17,7 @@ import pytest
 import mcplite
 import rvalues as rv
 from mcplite.demo import server as demo
+from mcplite.payload.rjson import options_in_force
 from mcplite.tools.context import Context, ToolCancelled
 
 CSV = resources.files("mcplite").joinpath("data").joinpath("penguins.csv")
@@ -274,7 +275,7 @@ def test_column_stats(raw: pd.DataFrame, column: str) -> None:
     present = raw[column].dropna().astype(float)
     registered = demo.build_server().get_tool("column_stats")
     assert registered is not None
-    result = registered.to_result(demo.column_stats(column))
+    result = registered.to_result(demo.column_stats(column), options_in_force())
     data = result.structured_content
     validate(data, mcplite.output_schema(demo.ColumnStats))
     assert data == {
@@ -292,7 +293,7 @@ def test_column_stats_keeps_its_schema_under_other_options() -> None:
     registered = demo.build_server().get_tool("column_stats")
     assert registered is not None
     with mcplite.options(json_auto_unbox=False, json_na="null"):
-        data = registered.to_result(demo.column_stats("year")).structured_content
+        data = registered.to_result(demo.column_stats("year"), options_in_force()).structured_content
         schema = mcplite.output_schema(demo.ColumnStats)
     validate(data, schema)
     with pytest.raises(mcplite.ToolError, match="column 'species' is a factor"):

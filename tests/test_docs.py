@@ -30,7 +30,7 @@ import pytest
 import mcplite
 import rvalues as rv
 from mcplite.payload.returned import to_r
-from mcplite.payload.rjson import encode_json
+from mcplite.payload.rjson import encode_json, options_in_force
 from mcplite.tools.mapping_table import mapping_table
 from tests.conftest import RSCRIPT, requires_r
 
@@ -237,7 +237,7 @@ def _payload_json(python: str, changes: dict[str, Any] | None) -> str:
     if changes is None:
         return rv.to_json(value)
     with mcplite.options(**changes):
-        return encode_json(to_r(value))
+        return encode_json(to_r(value), options=options_in_force())
 
 
 def payload_table() -> str:

@@ -21,7 +21,7 @@ import mcplite
 import rvalues as rv
 from mcplite.payload import rjson as payload
 from mcplite.payload.returned import encode_value_json, to_r
-from mcplite.payload.rjson import encode_json
+from mcplite.payload.rjson import encode_json, options_in_force
 from rvalues.json import JsonOptions
 from rvalues.json.plain import can_encode_plain, encode_plain
 from tests.conftest import RSCRIPT
@@ -71,7 +71,9 @@ PAYLOADS = st.one_of(RECORDS, st.lists(trees(st.one_of(SCALARS, ODD)), min_size=
 @given(value=PAYLOADS)
 def test_same_bytes_as_the_general_path(opts: dict[str, Any], value: Any) -> None:
     with mcplite.options(**opts):
-        assert outcome(lambda: encode_value_json(value)) == outcome(lambda: encode_json(to_r(value)))
+        assert outcome(lambda: encode_value_json(value, options=options_in_force())) == outcome(
+            lambda: encode_json(to_r(value), options=options_in_force())
+        )
 
 
 def outcome(run: Any) -> Any:
@@ -88,8 +90,8 @@ def outcome(run: Any) -> Any:
 @given(value=PAYLOADS)
 def test_tool_results_agree(value: Any) -> None:
     text = outcome(lambda: mcplite.as_tool_result(value).content[0].text)
-    assert text == outcome(lambda: encode_json(to_r(value)))
-    general = outcome(lambda: payload.encode(to_r(value), "structured_content"))
+    assert text == outcome(lambda: encode_json(to_r(value), options=options_in_force()))
+    general = outcome(lambda: payload.encode(to_r(value), "structured_content", options=options_in_force()))
     fast = outcome(lambda: mcplite.tool_result(structured_content=value))
     if isinstance(general, type):
         assert fast is general
@@ -109,15 +111,19 @@ def test_regular_records_with_every_kind() -> None:
     del rows[9]["s"]
     for opts in OPTION_SETS:
         with mcplite.options(**opts):
-            assert encode_value_json(rows) == encode_json(to_r(rows))
-    assert encode_value_json(list(range(-50, 5000))) == encode_json(to_r(list(range(-50, 5000))))
+            assert encode_value_json(rows, options=options_in_force()) == encode_json(
+                to_r(rows), options=options_in_force()
+            )
+    assert encode_value_json(list(range(-50, 5000)), options=options_in_force()) == encode_json(
+        to_r(list(range(-50, 5000))), options=options_in_force()
+    )
 
 
 def test_irregular_elements_keep_their_errors() -> None:
     with pytest.raises(TypeError, match=r"value\[1\]\['a'\]\[0\]: dict keys must be str"):
-        encode_value_json([{"a": 1}, {"a": [{1: 2}]}])
+        encode_value_json([{"a": 1}, {"a": [{1: 2}]}], options=options_in_force())
     with pytest.raises(TypeError, match=r"value\[0\]\[2\]: builtins.object"):
-        encode_value_json([[1, 2, object()]])
+        encode_value_json([[1, 2, object()]], options=options_in_force())
 
 
 def test_what_the_fast_path_takes() -> None:
@@ -189,5 +195,5 @@ def test_against_jsonlite() -> None:
     for value in values:
         for opts, _ in R_OPTIONS:
             with mcplite.options(**opts):
-                assert encode_value_json(value) == answers[k], value
+                assert encode_value_json(value, options=options_in_force()) == answers[k], value
             k += 1

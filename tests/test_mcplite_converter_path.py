@@ -22,7 +22,7 @@ import mcplite
 import rvalues as rv
 from mcplite.payload.converter import make_converter, unstructure_r_value
 from mcplite.payload.returned import is_bare_empty_list
-from mcplite.payload.rjson import encode, encode_json
+from mcplite.payload.rjson import encode, encode_json, options_in_force
 from rvalues.description import from_description
 from tests.conftest import RSCRIPT, requires_r
 from tests.strategies import values
@@ -51,7 +51,7 @@ def test_the_hook_and_tool_results_agree_under_every_option_set(desc: dict[str, 
         with mcplite.options(**changes):
             hooked = _outcome(lambda: mcplite.converter.unstructure(x), "value")
             result = _outcome(lambda: mcplite.tool_result(structured_content=x), "structured_content")
-            text = _outcome(lambda: encode_json(x), "value")
+            text = _outcome(lambda: encode_json(x, options=options_in_force()), "value")
         if x is rv.NULL:
             assert result.structured_content is mcplite.ABSENT
         elif is_bare_empty_list(x):
@@ -91,7 +91,7 @@ def test_overflow_beyond_a_double_is_refused_on_both_paths_with_the_same_error(x
     with pytest.raises(ValueError, match="beyond a double's range") as hooked:
         mcplite.converter.unstructure(x)
     with pytest.raises(ValueError, match="beyond a double's range") as direct:
-        encode(x)
+        encode(x, options=options_in_force())
     with pytest.raises(ValueError, match="beyond a double's range") as result:
         mcplite.tool_result(structured_content=x)
     assert str(hooked.value) == str(direct.value)
@@ -123,7 +123,7 @@ def test_jsonlite_writes_the_largest_double_beyond_a_doubles_range() -> None:
         text=True,
         check=True,
     )
-    assert run.stdout == encode_json(rv.Double([XMAX]))
+    assert run.stdout == encode_json(rv.Double([XMAX]), options=options_in_force())
     assert float(run.stdout) == float("inf")
 
 

@@ -14,6 +14,7 @@ import rvalues as rv
 from mcplite.features.contents import contents_of, contents_wire
 from mcplite.features.written import write_contents
 from mcplite.payload.returned import encode_value_json, escaped_frame_json
+from mcplite.payload.rjson import options_in_force
 from mcplite.testing import Client
 from rvalues.json import JsonOptions
 
@@ -33,7 +34,7 @@ def test_an_r_value_is_written_once_and_a_pandas_frame_every_time() -> None:
     entry = server.resources["data://r"]
     with Client(server, "2025-11-25") as client:
         first = client.read_resource("data://r")[0].text
-        assert first == encode_value_json(state["r"]) == '[{"x":1.5},{}]'
+        assert first == encode_value_json(state["r"], options=options_in_force()) == '[{"x":1.5},{}]'
         assert len(entry.written._written) == 1
         assert client.read_resource("data://r")[0].text == first
         assert len(entry.written._written) == 1  # the same value: the same bytes

@@ -24,7 +24,7 @@ import pytest
 
 import mcplite
 import rvalues as rv
-from mcplite.payload.rjson import encode_json
+from mcplite.payload.rjson import encode_json, options_in_force
 from mcplite.testing import Client
 from mcplite.tools.annotations import read
 from mcplite.tools.frame_arguments import rows_to_frame
@@ -98,7 +98,7 @@ def test_untyped_return_types_keep_the_seeds_rules(annotation: Any) -> None:
     registered = server_with(tool).get_tool("tool")
     assert registered is not None
     assert registered.returns is None and registered.tool.output_schema is None
-    assert registered.to_result(1).structured is mcplite.ABSENT
+    assert registered.to_result(1, options_in_force()).structured is mcplite.ABSENT
 
 
 @dataclasses.dataclass
@@ -122,7 +122,7 @@ def test_structured_false_opts_out() -> None:
 
     registered = server_with(summarize, structured=False).get_tool("summarize")
     assert registered is not None and registered.tool.output_schema is None
-    result = registered.to_result(summary())
+    result = registered.to_result(summary(), options_in_force())
     assert result.structured is mcplite.ABSENT and not result.is_error
 
 
@@ -319,10 +319,10 @@ def test_validate_output_checks_a_hand_written_schema_on_each_call() -> None:
     server = server_with(nan_mean, output_schema=HAND_WRITTEN, validate_output=True)
     registered = server.get_tool("nan_mean")
     assert registered is not None
-    result = registered.to_result(nan_mean())
+    result = registered.to_result(nan_mean(), options_in_force())
     assert result.is_error
     assert "mean is str ('NaN'), expected type 'number'" in result.content[0].text  # type: ignore[union-attr]
-    fine = registered.to_result({"mean": 1.5})
+    fine = registered.to_result({"mean": 1.5}, options_in_force())
     assert not fine.is_error and fine.structured_content == {"mean": 1.5}
 
 
@@ -343,7 +343,7 @@ def test_jsonschema_is_imported_at_the_first_check_not_with_mcplite() -> None:
 def test_without_validate_output_the_server_sends_what_the_schema_forbids() -> None:
     registered = server_with(nan_mean, output_schema=HAND_WRITTEN).get_tool("nan_mean")
     assert registered is not None
-    result = registered.to_result(nan_mean())
+    result = registered.to_result(nan_mean(), options_in_force())
     assert not result.is_error and result.structured_content == {"mean": "NaN"}
 
 
@@ -399,7 +399,7 @@ def test_frames_written_by_a_typed_tool_come_back_as_the_same_frame(options: dic
     declared column types (NaN stays NaN where the option set writes it; else it is NA, as in R)."""
     frame_type = Annotated[rv.DataFrame, mcplite.Rows(Obs)]
     with mcplite.options(**options):
-        text = encode_json(typed_value(read(frame_type), OBS))
+        text = encode_json(typed_value(read(frame_type), OBS), options=options_in_force())
     back = rows_to_frame(read(frame_type), json.loads(text))
     kept = OBS if options["json_na"] == "string" else OBS_NAN_AS_NA  # only "string" writes NaN apart from NA
     exact = JsonOptions(na="string")

@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import PromptReference, ResourceTemplateReference
 
 from mcplite.features.contents import contents_of
+from mcplite.payload.rjson import options_in_force
 from tests.sdk_handshake import offered_handshake
 from tests.servers import features
 from tests.serving import served
@@ -103,7 +104,7 @@ pytestmark = pytest.mark.anyio
 
 
 def expected(uri: str, value: Any, mime_type: str | None) -> dict[str, Any]:
-    written = contents_of(value, uri, mime_type)[0]
+    written = contents_of(value, uri, mime_type, options_in_force())[0]
     return {"uri": uri, "text": getattr(written, "text", None), "blob": getattr(written, "blob", None)}
 
 

@@ -13,6 +13,7 @@ import pytest
 from mcplite.demo.server import penguins
 from mcplite.features.contents import contents_of
 from mcplite.payload.returned import encode_value_json
+from mcplite.payload.rjson import options_in_force
 from tests.servers import features
 from tests.test_server_inspector import _needs_the_inspector, inspect  # noqa: F401  (the skip fixture)
 
@@ -33,7 +34,7 @@ def test_resources_list_and_read(tmp_path: Path, era: str) -> None:
         code, answer, stderr = inspect(tmp_path, era, SERVER, "--method", "resources/read", "--uri", uri)
         assert code == 0, stderr[-2000:]
         (contents,) = answer["result"]["contents"]
-        written = contents_of(value, uri, mime)[0]
+        written = contents_of(value, uri, mime, options_in_force())[0]
         assert contents.get("text") == getattr(written, "text", None)
         assert contents.get("blob") == getattr(written, "blob", None)
 
@@ -54,7 +55,9 @@ def test_the_demo_serves_a_column_and_the_prompt(tmp_path: Path) -> None:
         tmp_path, "legacy", demo, "--method", "resources/read", "--uri", "penguins://columns/island"
     )
     assert code == 0, stderr[-2000:]
-    assert answer["result"]["contents"][0]["text"] == encode_value_json(penguins().columns["island"])
+    assert answer["result"]["contents"][0]["text"] == encode_value_json(
+        penguins().columns["island"], options=options_in_force()
+    )
     code, answer, stderr = inspect(
         tmp_path,
         "auto",

@@ -51,7 +51,7 @@ def test_the_line_is_the_plain_paths_byte_for_byte(rows: int, version: str) -> N
     df = frame(rows)
     options = options_in_force()
     served = served_result(df, options)
-    plain = as_tool_result(df, options)
+    plain = as_tool_result(df)
     assert served == plain
     if _speedups.core is not None and rows > 16:
         assert isinstance(served.content[0], SplicedText)

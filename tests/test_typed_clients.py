@@ -25,6 +25,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 import mcplite
+from mcplite.payload.rjson import options_in_force
 from tests.sdk_handshake import offered_handshake
 from tests.servers import typed
 from tests.serving import served
@@ -126,7 +127,7 @@ def expected(name: str, case: str) -> mcplite.CallToolResult:
     registered = typed.server.get_tool(name)
     assert registered is not None
     value = typed.summary(case) if name == "summarize" else typed.groups(case)
-    return registered.to_result(value)
+    return registered.to_result(value, options_in_force())
 
 
 def carries(version: str, name: str) -> bool:

@@ -4,9 +4,10 @@ A ``str`` is text, ``bytes`` a blob (base64 on the wire), a ``TextResourceConten
 ``BlobResourceContents`` (or a list of them) is taken as it is, and anything else is its jsonlite
 JSON under the payload options the request read, as ``application/json`` text:
 
->>> contents_of({"n": [1, 2]}, "data://x", None)[0].text
+>>> from rvalues.json import JsonOptions
+>>> contents_of({"n": [1, 2]}, "data://x", None, JsonOptions(auto_unbox=True))[0].text
 '{"n":[1,2]}'
->>> contents_of(b"\\x00\\x01", "data://x", "application/octet-stream")[0].blob
+>>> contents_of(b"\\x00\\x01", "data://x", "application/octet-stream", JsonOptions())[0].blob
 'AAE='
 """
 
@@ -26,10 +27,9 @@ Contents = TextResourceContents | BlobResourceContents
 JSON_MIME = "application/json"
 
 
-def contents_of(
-    value: Any, uri: str, mime_type: str | None, options: JsonOptions | None = None
-) -> list[Contents]:
-    """The contents a resource's return value stands for (``uri`` and ``mime_type`` its own)."""
+def contents_of(value: Any, uri: str, mime_type: str | None, options: JsonOptions) -> list[Contents]:
+    """The contents a resource's return value stands for (``uri`` and ``mime_type`` its own), JSON
+    written under the payload options ``options``."""
     if isinstance(value, (TextResourceContents, BlobResourceContents)):
         return [value]
     if is_contents_list(value):
@@ -39,7 +39,7 @@ def contents_of(
     if isinstance(value, (bytes, bytearray, memoryview)):
         blob = base64.b64encode(bytes(value)).decode("ascii")
         return [BlobResourceContents(uri, blob, mime_type=mime_type or "application/octet-stream")]
-    text = encode_value_json(value, f"resource {uri}", options)
+    text = encode_value_json(value, f"resource {uri}", options=options)
     return [TextResourceContents(uri, text, mime_type=mime_type or JSON_MIME)]
 
 

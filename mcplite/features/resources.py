@@ -84,10 +84,10 @@ class RegisteredResource:
         kwargs = self.binder.bind(values)
         return {**kwargs, **dict.fromkeys(self.context_parameters, context)}
 
-    def contents(self, uri: str, value: Any, options: JsonOptions | None) -> list[Contents]:
+    def contents(self, uri: str, value: Any, options: JsonOptions) -> list[Contents]:
         return contents_of(value, uri, self.described.mime_type, options)
 
-    def contents_json(self, uri: str, value: Any, options: JsonOptions | None, version: str) -> bytes:
+    def contents_json(self, uri: str, value: Any, options: JsonOptions, version: str) -> bytes:
         """The ``contents`` of a read as JSON bytes (an R value's written once, then reused)."""
         return self.written.contents_json(value, uri, self.described.mime_type, options, version)
 

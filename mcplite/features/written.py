@@ -6,12 +6,13 @@ Any other value (a pandas frame, a dict: things that can change in place) is wri
 read. At most ``size`` writings are kept per resource, the least recently used leaving first.
 
 >>> import rvalues as rv
+>>> from mcplite.payload.rjson import options_in_force
 >>> cache = WrittenReads(size=2)
 >>> frame = rv.data_frame(x=[1.5, rv.NA_real_])
->>> first = cache.contents_json(frame, "data://x", None, None, "2025-11-25")
+>>> first = cache.contents_json(frame, "data://x", None, options_in_force(), "2025-11-25")
 >>> first
 b'[{"uri":"data://x","text":"[{\\\\"x\\\\":1.5},{}]","mimeType":"application/json"}]'
->>> cache.contents_json(frame, "data://x", None, None, "2025-11-25") is first
+>>> cache.contents_json(frame, "data://x", None, options_in_force(), "2025-11-25") is first
 True
 """
 
@@ -23,7 +24,6 @@ from typing import Any
 
 from mcplite.features.contents import JSON_MIME, contents_of, contents_wire, is_json_contents
 from mcplite.payload.returned import escaped_frame_json, to_r
-from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.jsonrpc import EscapedString, encode_json_bytes
 from mcplite.protocol.types import TextResourceContents
 from mcplite.protocol.versions import since
@@ -58,10 +58,10 @@ class WrittenReads:
         self._lock = threading.Lock()
 
     def contents_json(
-        self, value: Any, uri: str, mime_type: str | None, options: JsonOptions | None, version: str
+        self, value: Any, uri: str, mime_type: str | None, options: JsonOptions, version: str
     ) -> bytes:
-        """The ``contents`` of a read of ``value`` (``uri`` and ``mime_type`` its own), as JSON bytes."""
-        options = options or options_in_force()
+        """The ``contents`` of a read of ``value`` (``uri`` and ``mime_type`` its own), as JSON bytes
+        under the payload options ``options`` (the request's)."""
         if not isinstance(value, RValue):
             return write_contents(value, uri, mime_type, options, version)
         # the contents differ between versions only in _meta (from 2025-06-18)

@@ -4,7 +4,9 @@ Protocol types (results, content blocks, annotations, tools) are unstructured by
 :mod:`mcplite.protocol.wire`. R values are unstructured by one hook, registered on
 :class:`rvalues.RValue`, that reads the payload options in force when it runs
 (:func:`mcplite.options`): ``converter.unstructure(x)`` is exactly the structured content a tool
-result carries for ``x``.
+result carries for ``x``. Where a tool's value is turned into a result, the hook leaves R values as
+they are (:func:`unstructure_keeping_r_values`): they are written once, with the rest of the value,
+under the options that result is written with.
 
 As cattrs' ``preconf`` modules do, :func:`configure_converter` installs these hooks on any
 converter and :func:`make_converter` makes a new one; ``mcplite.converter`` is the one mcplite uses.
@@ -25,23 +27,50 @@ structured content alike:
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 import cattrs
 
-from mcplite.payload.rjson import encode
+from mcplite.payload.rjson import encode, options_in_force
 from mcplite.protocol.wire import configure_wire
 from rvalues import RValue
 
+_keeping_r_values: ContextVar[bool] = ContextVar("mcplite_keeping_r_values", default=False)
+"""True while :func:`unstructure_keeping_r_values` runs (in this thread or task only)."""
+
 
 def unstructure_r_value(x: RValue) -> Any:
-    """The R-value hook: ``encode(x).data``, under the payload options in force when it runs.
+    """The R-value hook: ``x``'s JSON-ready data under the payload options in force when it runs;
+    ``x`` itself inside :func:`unstructure_keeping_r_values`.
 
     >>> from rvalues import c, NA
     >>> unstructure_r_value(c(1.5, NA))
     [1.5, 'NA']
     """
-    return encode(x).data
+    if _keeping_r_values.get():
+        return x
+    return encode(x, options=options_in_force()).data
+
+
+def unstructure_keeping_r_values(value: Any) -> Any:
+    """``converter.unstructure(value)`` with the R values in it left as they are, for the payload
+    path to write them once under the options it was given (not written, then read back).
+
+    >>> import attrs
+    >>> from rvalues import RValue, c
+    >>> @attrs.define
+    ... class Mean:
+    ...     value: RValue
+    >>> x = c(1.5)
+    >>> unstructure_keeping_r_values(Mean(x))["value"] is x, converter.unstructure(Mean(x))["value"]
+    (True, 1.5)
+    """
+    token = _keeping_r_values.set(True)
+    try:
+        return converter.unstructure(value)
+    finally:
+        _keeping_r_values.reset(token)
 
 
 def configure_converter(conv: cattrs.Converter) -> None:

@@ -1,7 +1,9 @@
 """Tool results: ``tool_result()`` (explicit content, structured data) and ``as_tool_result()`` (any value).
 
-A result is built at once, under the payload options in force: its structured content is
-encoded and checked when it is built, and the generated text fallback is that same JSON.
+A result is built at once, under the payload options in force where it is built (read once, at
+the top of the public function, and passed down): its structured content is encoded and checked
+when it is built, and the generated text fallback is that same JSON. A tool that wants options of
+its own for its result builds the result inside its ``with mcplite.options(...)`` block.
 
 >>> from rvalues import r_list
 >>> r = tool_result(structured_content=r_list(ok=True))
@@ -44,7 +46,6 @@ def tool_result(
     structured_content: Any = NULL,
     is_error: bool = False,
     meta: dict[str, Any] | None = None,
-    options: JsonOptions | None = None,
 ) -> CallToolResult:
     """An explicit tool result.
 
@@ -52,15 +53,22 @@ def tool_result(
     (R value, Python data, numpy, pandas); ``None``/NULL means no structured-content field. When
     structured content is given and content is not, the content is one text block holding the
     structured JSON. ``meta`` is the result's ``_meta`` (plain JSON, fixed encoding). The payload
-    options are those in force, read once here (``options``: read already by the caller).
+    options are those in force here.
 
     >>> tool_result(structured_content=[]).structured_content
     {}
     >>> tool_result().content
     []
     """
+    return built_result(content, structured_content, is_error, meta, options_in_force())
+
+
+def built_result(
+    content: Any, structured_content: Any, is_error: bool, meta: dict[str, Any] | None, options: JsonOptions
+) -> CallToolResult:
+    """:func:`tool_result` under the payload options ``options``."""
     blocks = None if content is None else _content_list(content)
-    encoded = encode_structured(structured_content, options or options_in_force())
+    encoded = encode_structured(structured_content, options)
     if blocks is None:
         blocks = [] if encoded is None else [TextContent(encoded.text)]
     return CallToolResult(
@@ -68,12 +76,11 @@ def tool_result(
     )
 
 
-def as_tool_result(value: Any, options: JsonOptions | None = None) -> CallToolResult:
+def as_tool_result(value: Any) -> CallToolResult:
     """Turn what a tool returned into a result; a result passes through unchanged.
 
     Anything else is an ordinary value: one text block (see
-    :func:`mcplite.payload.returned.ordinary_text`), under the payload options in force (read once
-    here; ``options``: read already by the caller).
+    :func:`mcplite.payload.returned.ordinary_text`), under the payload options in force here.
     Bare lists and dicts are ordinary values, never result objects.
 
     >>> as_tool_result(None).content[0].text
@@ -83,17 +90,18 @@ def as_tool_result(value: Any, options: JsonOptions | None = None) -> CallToolRe
     """
     if isinstance(value, CallToolResult):
         return value
-    return CallToolResult([TextContent(ordinary_text(value, options or options_in_force()))])
+    return CallToolResult([TextContent(ordinary_text(value, options_in_force()))])
 
 
-def served_result(value: Any, options: JsonOptions | None = None) -> CallToolResult:
-    """:func:`as_tool_result` as a server sends it: the same result, but a large data frame's text
-    is written escaped already (:func:`mcplite.payload.returned.ordinary_block`), so that the
-    server's line takes those bytes as they are instead of escaping the text a second time.
+def served_result(value: Any, options: JsonOptions) -> CallToolResult:
+    """:func:`as_tool_result` as a server sends it, under the payload options ``options``: the same
+    result, but a large data frame's text is written escaped already
+    (:func:`mcplite.payload.returned.ordinary_block`), so that the server's line takes those bytes as
+    they are instead of escaping the text a second time.
 
-    >>> served_result(1).content == as_tool_result(1).content
+    >>> served_result(1, options_in_force()).content == as_tool_result(1).content
     True
     """
     if isinstance(value, CallToolResult):
         return value
-    return CallToolResult([ordinary_block(value, options or options_in_force())])
+    return CallToolResult([ordinary_block(value, options)])

@@ -6,6 +6,7 @@ layer (:func:`mcplite.payload.rjson.encode_json`), under the payload options the
 and checked once (:func:`mcplite.payload.rjson.encoded_json`), never read back. jsonlite ``json``
 objects are never inserted as raw JSON: they stay strings (:func:`strip_json_class`).
 
+>>> from mcplite.payload.rjson import options_in_force
 >>> encode_structured({"ok": True}, options_in_force())
 EncodedJson('{"ok":true}')
 """
@@ -16,13 +17,12 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from mcplite.payload.converter import converter
+from mcplite.payload.converter import unstructure_keeping_r_values
 from mcplite.payload.rjson import (
     encode_json,
     encode_json_escaped,
     encoded_json,
     keep_notes,
-    options_in_force,
     strip_json_class,
     unrepresentable,
 )
@@ -82,7 +82,7 @@ def to_r(value: Any, where: str = "value", depth: int = 0) -> RValue:
             return List.from_pairs(list(zip(fields, elements, strict=True)))
         return List(elements)
     if not isinstance(value, _PLAIN) and not has_converter(value):
-        unstructured = converter.unstructure(value)
+        unstructured = unstructure_keeping_r_values(value)
         if unstructured is not value and type(unstructured) is not type(value):
             return to_r(unstructured, where, depth + 1)
     return _as_r(value, where)
@@ -109,18 +109,18 @@ def _leaf(value: Any, where: str) -> RValue:
     return strip_json_class(to_r(value, where))
 
 
-def encode_value_json(value: Any, where: str = "value", options: JsonOptions | None = None) -> str:
+def encode_value_json(value: Any, where: str = "value", *, options: JsonOptions) -> str:
     """The JSON text of what a returned Python object stands for (:func:`to_r`, then jsonlite).
 
     Non-empty dicts, lists and tuples take the vectorized path of :mod:`rvalues.json.plain`
     (the same bytes, without an R value per element); anything else goes through :func:`to_r`.
 
-    >>> encode_value_json([{"id": 1, "ok": True}, {"id": 2, "ok": None}])
+    >>> from mcplite.payload.rjson import options_in_force
+    >>> encode_value_json([{"id": 1, "ok": True}, {"id": 2, "ok": None}], options=options_in_force())
     '[{"id":1,"ok":true},{"id":2,"ok":null}]'
     """
-    options = options or options_in_force()
     if not can_encode_plain(value, options):
-        return encode_json(to_r(value, where), where, options)
+        return encode_json(to_r(value, where), where, options=options)
     try:
         return encode_plain(value, options, _leaf, where)
     except RValueError as err:
@@ -131,29 +131,29 @@ def encode_structured(value: Any, options: JsonOptions) -> EncodedJson | None:
     """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
     where = "structured_content"
     if can_encode_plain(value, options):
-        return encoded_json(encode_value_json(value, where, options), where)
+        return encoded_json(encode_value_json(value, where, options=options), where)
     x = to_r(value, where)
     if x is NULL:
         return None
     if is_bare_empty_list(x):
         return EncodedJson("{}", {})
-    return encoded_json(encode_json(x, where, options), where)
+    return encoded_json(encode_json(x, where, options=options), where)
 
 
-def ordinary_text(value: Any, options: JsonOptions | None = None) -> str:
+def ordinary_text(value: Any, options: JsonOptions) -> str:
     """The text of an ordinary return value, as an R server would send it.
 
     ``str`` is literal; a character vector is its elements joined with newlines (NA as ``NA``, as
     R's ``paste`` gives); NULL is ``{}``; an unnamed empty list is ``[]``; anything else is JSON.
 
-    >>> ordinary_text(Character(["a", None]))
+    >>> from mcplite.payload.rjson import options_in_force
+    >>> ordinary_text(Character(["a", None]), options_in_force())
     'a\\nNA'
     """
     if isinstance(value, str):
         return check_utf8(value, "return value")
-    options = options or options_in_force()
     if can_encode_plain(value, options):
-        return encode_value_json(value, "return value", options)
+        return encode_value_json(value, "return value", options=options)
     return _r_text(to_r(value, "return value"), options)
 
 
@@ -164,7 +164,7 @@ def _r_text(x: RValue, options: JsonOptions) -> str:
         return "{}"
     if isinstance(x, List) and len(x) == 0 and not x.attributes:
         return "[]"
-    return encode_json(x, "return value", options)
+    return encode_json(x, "return value", options=options)
 
 
 def ordinary_block(value: Any, options: JsonOptions) -> TextContent:
@@ -172,6 +172,7 @@ def ordinary_block(value: Any, options: JsonOptions) -> TextContent:
     than a few rows has its text written escaped already, as a server's line carries it, by the
     compiled writer (a :class:`~mcplite.protocol.spliced.SplicedText`: read back only if asked).
 
+    >>> from mcplite.payload.rjson import options_in_force
     >>> ordinary_block([1, 2], options_in_force())
     TextContent(text='[1,2]', annotations=None, meta=None)
     """
@@ -190,13 +191,14 @@ def escaped_frame_json(x: RValue, where: str, options: JsonOptions) -> bytes | N
     under the pure writer, or for a text with a lone surrogate (which its caller refuses by name).
 
     >>> import rvalues as rv
+    >>> from mcplite.payload.rjson import options_in_force
     >>> escaped_frame_json(rv.data_frame(x=[1.5]), "value", options_in_force()) is None  # few rows
     True
     """
     if backend() != "c" or r_class(x)[:1] != ("data.frame",) or _rows(x) <= SPLICED_ABOVE_ROWS:
         return None
     try:
-        return encode_json_escaped(x, where, options)
+        return encode_json_escaped(x, where, options=options)
     except UnicodeEncodeError:
         return None
 

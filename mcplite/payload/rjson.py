@@ -103,30 +103,30 @@ def unrepresentable(where: str, cause: RValueError) -> ValueError:
     return keep_notes(ValueError(f"{where} cannot be represented as JSON: {cause}"), cause)
 
 
-def encode_json(x: RValue, where: str = "value", options: JsonOptions | None = None) -> str:
-    """The JSON text of an R value under the payload options in force (jsonlite's, byte for byte);
-    ``options``: those options, where the caller has read them already.
+def encode_json(x: RValue, where: str = "value", *, options: JsonOptions) -> str:
+    """The JSON text of an R value under the payload options ``options`` (jsonlite's, byte for byte);
+    ``where`` names the value in an error.
 
     >>> from rvalues import c, NA
-    >>> encode_json(c(1.5, NA))
-    '[1.5,"NA"]'
+    >>> encode_json(c(1.5, NA), options=JsonOptions(na="null"))
+    '[1.5,null]'
     """
     try:
-        return encode_with(strip_json_class(x), options or options_in_force())
+        return encode_with(strip_json_class(x), options)
     except RValueError as err:
         raise unrepresentable(where, err) from None
 
 
-def encode_json_escaped(x: RValue, where: str = "value", options: JsonOptions | None = None) -> bytes:
+def encode_json_escaped(x: RValue, where: str = "value", *, options: JsonOptions) -> bytes:
     """:func:`encode_json`'s text as the UTF-8 bytes of a JSON string's inside, for splicing into a
     line (a data frame's rows escaped by the compiled writer as it writes them).
 
     >>> from rvalues import c
-    >>> encode_json_escaped(c("a"))
+    >>> encode_json_escaped(c("a"), options=options_in_force())
     b'\\\\"a\\\\"'
     """
     try:
-        return encode_escaped_with(strip_json_class(x), options or options_in_force())
+        return encode_escaped_with(strip_json_class(x), options)
     except RValueError as err:
         raise unrepresentable(where, err) from None
 
@@ -185,25 +185,15 @@ def encoded_json(text: str, where: str = "value") -> EncodedJson:
     return EncodedJson(text)
 
 
-def encode(x: RValue, where: str = "value", options: JsonOptions | None = None) -> Payload:
-    """JSON-ready data and JSON text of an R value under the payload options in force.
+def encode(x: RValue, where: str = "value", *, options: JsonOptions) -> Payload:
+    """JSON-ready data and JSON text of an R value under the payload options ``options``.
 
     >>> from rvalues import Double
-    >>> encode(Double([0.5]))
+    >>> encode(Double([0.5]), options=options_in_force())
     Payload(data=0.5, json='0.5')
-    >>> encode(Double([1.7976931348623157e308]))  # doctest: +ELLIPSIS
+    >>> encode(Double([1.7976931348623157e308]), options=options_in_force())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: value cannot be represented as JSON: jsonlite writes value as a number beyond ...
     """
-    return read_back(encode_json(x, where, options), where)
-
-
-def unstructure_r_value(x: RValue) -> Any:
-    """The R-value hook: ``encode(x).data``, under the payload options in force when it runs.
-
-    >>> from rvalues import c, NA
-    >>> unstructure_r_value(c(1.5, NA))
-    [1.5, 'NA']
-    """
-    return encode(x).data
+    return read_back(encode_json(x, where, options=options), where)

@@ -12,8 +12,9 @@ never on a vector's length or ``json_auto_unbox``:
 ...     mean: float
 >>> output_schema(Mean)["properties"]["mean"]
 {'anyOf': [{'type': 'number'}, {'enum': ['NA', 'NaN', 'Inf', '-Inf']}]}
->>> from rvalues.json import JsonOptions
->>> output_schema(Mean, JsonOptions(na="null"))["properties"]["mean"]
+>>> from mcplite.payload.options import options
+>>> with options(json_na="null"):
+...     output_schema(Mean)["properties"]["mean"]
 {'type': ['number', 'null']}
 """
 
@@ -71,14 +72,14 @@ class NoOutputSchema(TypeError):
     """A return annotation (or a part of it) has no output schema."""
 
 
-def output_schema(annotation: Any, options: JsonOptions | None = None) -> dict[str, Any]:
-    """The JSON Schema of what a typed tool returning ``annotation`` writes, under ``options`` (the
-    payload options in force when not given).
+def output_schema(annotation: Any) -> dict[str, Any]:
+    """The JSON Schema of what a typed tool returning ``annotation`` writes, under the payload
+    options in force here (:func:`schema_of` takes them as an argument).
 
     >>> output_schema(list[int]) == {"type": "array", "items": output_schema(int)}
     True
     """
-    return schema_of(read(annotation), options or options_in_force())
+    return schema_of(read(annotation), options_in_force())
 
 
 def na_forms(r_class: str, na: str | None) -> list[Any]:

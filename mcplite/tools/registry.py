@@ -7,7 +7,7 @@ parameters, registered under a unique name and listed in pages.
 ...     return a + b
 >>> registry.add_tool(add).tool.input_schema["required"]
 ['a']
->>> registry.page().to_wire("2025-06-18")["tools"][0]["name"]
+>>> registry.page(None, 0, JsonOptions()).to_wire("2025-06-18")["tools"][0]["name"]
 'add'
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from mcplite.payload.content import as_icons
-from mcplite.payload.results import served_result, tool_result
+from mcplite.payload.results import built_result, served_result
 from mcplite.payload.rjson import encode_json, encoded_json, options_in_force
 from mcplite.protocol.checks import check_plain_json, shown
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
@@ -86,9 +86,11 @@ def is_typed(shape: Shape) -> bool:
     return False
 
 
-def typed_return(function: Callable[..., Any], structured: bool | None, owner: str) -> Shape | None:
+def typed_return(
+    function: Callable[..., Any], structured: bool | None, owner: str, options: JsonOptions
+) -> Shape | None:
     """The shape of a typed tool's return annotation; None for an untyped tool (one whose return type
-    has no output schema, unless ``structured=True``) or ``structured=False``."""
+    has no output schema under ``options``, unless ``structured=True``) or ``structured=False``."""
     if structured is False:
         return None
     try:
@@ -105,7 +107,7 @@ def typed_return(function: Callable[..., Any], structured: bool | None, owner: s
             )
         return None
     try:
-        schema_of(shape, options_in_force())
+        schema_of(shape, options)
     except NoOutputSchema as err:
         if structured is None:  # a return type without an output schema: an untyped tool
             return None
@@ -147,11 +149,10 @@ class RegisteredTool:
         self.validate = validate
         self._listed: dict[JsonOptions, Tool] = {}
 
-    def listed(self, options: JsonOptions | None = None) -> Tool:
+    def listed(self, options: JsonOptions) -> Tool:
         """The tool as listed under the payload options ``options`` (its derived output schema)."""
         if self.returns is None:
             return self.tool
-        options = options or options_in_force()
         found = self._listed.get(options)
         if found is None:
             schema = schema_of(self.returns, options)
@@ -179,13 +180,12 @@ class RegisteredTool:
     async def call_async(self, kwargs: dict[str, Any], context: Context) -> Any:
         return await self.function(**self._with_context(kwargs, context))
 
-    def to_result(self, value: Any, options: JsonOptions | None = None) -> CallToolResult:
+    def to_result(self, value: Any, options: JsonOptions) -> CallToolResult:
         """The tool's return value as a result, under the payload options the request read once
-        (``options``; those in force when not given); with an output schema, the value is the
+        (``options``); with an output schema, the value is the
         structured content. A typed tool's value is written as its declared type says, and a value
         that does not fit is an error result naming where and what was expected."""
         if self.returns is not None and not isinstance(value, CallToolResult):
-            options = options or options_in_force()
             try:
                 x = typed_value(self.returns, value)
             except Misfit as misfit:
@@ -193,10 +193,10 @@ class RegisteredTool:
                     f"Tool {self.name} returned a value that does not fit its return type "
                     f"{type_name(self.returns.annotation)}: {misfit}"
                 )
-            text = encode_json(x, "structured_content", options)
+            text = encode_json(x, "structured_content", options=options)
             return CallToolResult([TextContent(text)], structured_content=encoded_json(text))
         if self.structured and not isinstance(value, CallToolResult):
-            result = tool_result(structured_content=value, options=options)
+            result = built_result(None, value, False, None, options)
         else:
             result = served_result(value, options)
         return self._checked(result) if self.validate else result
@@ -279,9 +279,10 @@ class ToolRegistry:
                 )
         if validate_output and not can_validate():
             raise RuntimeError(f"{owner}: validate_output=True needs jsonschema (pip install jsonschema)")
-        returns = typed_return(function, structured, owner) if output_schema is None else None
+        options = options_in_force()  # the listing's schema until a request reads its own
+        returns = typed_return(function, structured, owner, options) if output_schema is None else None
         if returns is not None:
-            output_schema = schema_of(returns, options_in_force())
+            output_schema = schema_of(returns, options)
         registered = RegisteredTool(
             function,
             Tool(
@@ -302,11 +303,9 @@ class ToolRegistry:
         self._tools[tool_name] = registered
         return registered
 
-    def page(
-        self, cursor: Any = None, ttl_ms: int = 0, options: JsonOptions | None = None
-    ) -> ListToolsResult:
+    def page(self, cursor: Any, ttl_ms: int, options: JsonOptions) -> ListToolsResult:
         """One page of the tool listing; ``cursor`` is the ``nextCursor`` of the page before; typed
-        tools' output schemas follow the payload options ``options`` (those in force when not given)."""
+        tools' output schemas follow the payload options ``options``."""
         offset = 0
         if cursor is not None:
             if (
@@ -316,7 +315,6 @@ class ToolRegistry:
             ):
                 raise RpcError(INVALID_PARAMS, f"Invalid params: unknown cursor {cursor!r:.80}")
             offset = int(cursor)
-        options = options or options_in_force()
         tools = [registered.listed(options) for registered in self._tools.values()]
         end = offset + self.page_size
         next_cursor = str(end) if end < len(tools) else None

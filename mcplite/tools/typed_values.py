@@ -10,8 +10,8 @@ what :func:`mcplite.tools.output_schema.output_schema` says. A value that does n
 ... class Mean:
 ...     group: str
 ...     mean: float
->>> from mcplite.payload.rjson import encode_json
->>> encode_json(typed_value(read(Mean), Mean("a", float("nan"))))
+>>> from mcplite.payload.rjson import encode_json, options_in_force
+>>> encode_json(typed_value(read(Mean), Mean("a", float("nan"))), options=options_in_force())
 '{"group":"a","mean":"NaN"}'
 >>> typed_value(read(list[Mean]), [Mean("a", 1.0), {"group": "b"}])
 Traceback (most recent call last):
