@@ -20,7 +20,7 @@ timestamp[unit, tz]                            POSIXct, tzone the zone (naive, f
 duration                                       difftime in seconds
 null                                           logical NA
 struct                                         a data frame column (fields as columns)
-list, large_list, fixed_size_list, list_view   a list column (a null list: NULL)
+list (also large, fixed-size and views)       a list column (a null list: NULL)
 =============================================  ====================================================
 
 Anything else (map, union, interval, binary, time, ...) is an :class:`RValueError` naming the column
