@@ -305,6 +305,12 @@ def test_prompt_with_image() -> list[Any]:
     return [mcplite.content_image(PNG, "image/png"), "Please analyze the image above."]
 
 
+@server.prompt
+def test_input_required_result_prompt() -> str:
+    """MRTR: prompt that requires elicitation input."""
+    return _needs("input (elicitation)")
+
+
 @server.completion
 def complete(ref: dict[str, Any], argument: str, value: str) -> list[str]:
     """No suggestions: the suite checks the shape of the answer, as its reference server does."""
