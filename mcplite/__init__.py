@@ -46,7 +46,7 @@ from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.tools.context import Context, ToolCancelled
 from mcplite.tools.examples import Examples
-from mcplite.tools.failures import ToolError
+from mcplite.tools.failures import PublicError, ToolError
 from mcplite.tools.output_schema import output_schema
 from mcplite.tools.rows import Rows
 
@@ -70,6 +70,7 @@ __all__ = [
     "McpHttpApp",
     "McpServer",
     "PromptMessage",
+    "PublicError",
     "RegisteredTool",
     "ResourceLink",
     "ResourceNotFound",

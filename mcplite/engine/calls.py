@@ -26,7 +26,7 @@ from mcplite.protocol.types import CallToolResult, TextContent
 from mcplite.protocol.versions import since
 from mcplite.tools.arguments import ArgumentError
 from mcplite.tools.context import Context
-from mcplite.tools.failures import ToolError, error_text
+from mcplite.tools.failures import PublicError, error_text
 from mcplite.tools.registry import RegisteredTool
 
 log = logging.getLogger("mcplite.server")
@@ -107,7 +107,7 @@ def _finish(request: Request, tool: RegisteredTool, value: Any) -> bytes:
 
 
 def failure_result(name: str, error: Exception, mask: bool) -> CallToolResult:
-    """The result of a tool that raised: a :class:`ToolError`'s message as it is; for any other
+    """The result of a tool that raised: a :class:`PublicError`'s message as it is; for any other
     exception a generic message naming the tool when ``mask`` (the detail goes to the log).
 
     >>> failure_result("lookup", RuntimeError("password=hunter2"), mask=True).content[0].text
@@ -115,7 +115,7 @@ def failure_result(name: str, error: Exception, mask: bool) -> CallToolResult:
     """
     message = error_text(error)
     detail = type(error).__name__ + (f": {message[:500]}" if message else "")
-    if isinstance(error, ToolError):
+    if isinstance(error, PublicError):  # ToolError, or ResourceNotFound from ctx.read_resource
         log.warning("tool %s failed: %s", name, detail)
         log.debug("traceback of tool %s's error", name, exc_info=error)
         return error_result(message or type(error).__name__)
