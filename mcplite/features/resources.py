@@ -11,32 +11,43 @@ level 1, each ``{name}`` bound to a typed parameter of the function, as tool arg
 >>> found, values = registry.find("data://columns/bill")
 >>> found is entry, values
 (True, {'name': 'bill'})
+
+A decoded value holding ``/`` or ``\\``, or that is ``.`` or ``..``, names nothing unless its
+parameter is in ``allow_paths=`` (its function then checks where the path leads); one holding NUL
+or what is not UTF-8 names nothing at all:
+
+>>> registry.resolve("data://columns/..%2Fx")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+mcplite.features.resources.ResourceNotFound: data://columns/{name} does not serve ...: {name} holds '/'
 """
 
 from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
 from mcplite.features.binding import StringBinder
 from mcplite.features.contents import Contents, contents_of
 from mcplite.features.listing import Described
-from mcplite.features.uri_templates import UriTemplate
+from mcplite.features.uri_templates import MAX_URI_LENGTH, UriTemplate
 from mcplite.features.written import WrittenReads
 from mcplite.payload.content import as_annotations, as_icons
-from mcplite.protocol.checks import shown
+from mcplite.protocol.checks import cut, shown
 from mcplite.tools.context import Context, context_parameters
+from mcplite.tools.failures import PublicError
 from mcplite.tools.schema import description as doc_description
 from rvalues.json import JsonOptions
 
 
-class ResourceNotFound(LookupError):
+class ResourceNotFound(PublicError, LookupError):
     """Raised by a resource function when its URI names nothing (a template's value that does not
-    exist): the client gets the version's resource-not-found error, as for a URI nothing serves.
-    Any ``LookupError`` (``KeyError``, ``IndexError``) a resource function raises does the same."""
+    exist): the client gets the version's resource-not-found error with this message, as for a URI
+    nothing serves. Any other ``LookupError`` (``KeyError``, ``IndexError``) a resource function
+    raises does the same, its message masked as an unexpected exception's is."""
 
 
 Complete = Callable[[str], Iterable[str]]
@@ -127,11 +138,13 @@ class ResourceRegistry:
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
         complete: Mapping[str, Complete] | None = None,
+        allow_paths: Collection[str] = (),
     ) -> RegisteredResource:
-        """Register ``function`` for ``uri`` (a template when it has ``{name}`` expressions)."""
+        """Register ``function`` for ``uri`` (a template when it has ``{name}`` expressions);
+        ``allow_paths`` names the parameters whose values may hold ``/``, ``\\`` and ``..``."""
         if not callable(function):
             raise TypeError(f"McpServer.resource: a resource is a function, not {shown(function)}")
-        template = UriTemplate(uri)
+        template = UriTemplate(uri, paths=allow_paths)
         owner = f"resource {uri!r}"
         if "://" not in uri and not uri.split(":", 1)[0].isalpha():
             raise ValueError(f"{owner}: a resource URI has a scheme (like 'data://' or 'file:///')")
@@ -162,16 +175,36 @@ class ResourceRegistry:
             raise KeyError(f"no resource is registered for {uri!r}")
         return found
 
-    def find(self, uri: str) -> tuple[RegisteredResource, dict[str, str]] | None:
-        """The resource serving ``uri`` and the values its template binds (a static one first)."""
+    def resolve(self, uri: str) -> tuple[RegisteredResource, dict[str, str]]:
+        """The resource serving ``uri`` and the values its template binds (a static one first).
+
+        Raises :class:`ResourceNotFound` saying why when none does: no template matches, the URI
+        is longer than ``MAX_URI_LENGTH``, or the first template that matches refuses a value
+        (later templates are not tried, so a value one template refuses cannot reach another).
+        """
         static = self._static.get(uri)
         if static is not None:
             return static, {}
+        if len(uri) > MAX_URI_LENGTH:
+            raise ResourceNotFound(
+                f"the URI has {len(uri)} characters; a resource URI has at most {MAX_URI_LENGTH}"
+            )
         for entry in list(self._templates.values()):
             values = entry.template.match(uri)
-            if values is not None:
-                return entry, values
-        return None
+            if values is None:
+                continue
+            why = entry.template.refusal(values)
+            if why is not None:
+                raise ResourceNotFound(f"{entry.uri} does not serve {cut(uri)!r}: {why}")
+            return entry, values
+        raise ResourceNotFound(f"no resource or template serves {cut(uri)!r}")
+
+    def find(self, uri: str) -> tuple[RegisteredResource, dict[str, str]] | None:
+        """:meth:`resolve`, or None where it raises."""
+        try:
+            return self.resolve(uri)
+        except ResourceNotFound:
+            return None
 
     def resources_wire(self, entry: RegisteredResource, version: str) -> dict[str, Any]:
         """A static resource's entry in ``resources/list``."""
