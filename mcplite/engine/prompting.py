@@ -1,7 +1,10 @@
 """The prompt methods (``prompts/list``, ``prompts/get``) and ``completion/complete``.
 
-A prompt runs like a tool (sync functions in the server's workers); an unknown prompt or
-arguments that do not fit are invalid params, a prompt that raises an internal error naming it.
+A prompt or a completion function runs like a tool: a sync one in the server's workers (in a copy
+of the request's context, never started once the request is cancelled), so the event loop keeps
+serving. An unknown prompt or arguments that do not fit are invalid params; a prompt or completion
+that raises is an internal error naming it, the exception's message masked unless it is a
+``mcplite.PublicError`` (see :mod:`mcplite.tools.failures`).
 
 >>> [method.name for method in prompt_methods()]
 ['prompts/list', 'prompts/get']
@@ -12,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcplite.engine.handlers import Method, Request
@@ -23,8 +25,7 @@ from mcplite.features.listing import listing
 from mcplite.features.prompts import RegisteredPrompt
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from mcplite.tools.arguments import ArgumentError
-
-log = logging.getLogger("mcplite.server")
+from mcplite.tools.failures import failure_message
 
 
 def list_prompts(request: Request) -> dict[str, Any]:
@@ -66,8 +67,8 @@ async def _get(request: Request, prompt: RegisteredPrompt, kwargs: dict[str, Any
     except asyncio.CancelledError:
         raise
     except Exception as err:
-        log.warning("prompt %s raised %s", prompt.name, type(err).__name__, exc_info=err)
-        raise RpcError(INTERNAL_ERROR, f"Prompt {prompt.name} failed: {err or type(err).__name__}") from None
+        message = failure_message(f"Prompt {prompt.name}", err, request.engine.mask_error_details)
+        raise RpcError(INTERNAL_ERROR, message) from None
     wire: dict[str, Any] = {"messages": [message.to_wire(request.version) for message in messages]}
     if prompt.described.description is not None:
         wire = {"description": prompt.described.description, **wire}
@@ -101,24 +102,34 @@ def complete(request: Request) -> Awaitable[dict[str, Any]]:
             INVALID_PARAMS, f"Invalid params: ref.type must be ref/prompt or ref/resource, not {kind!r}"
         )
     if own is not None:
-        return _complete(request, f"the completion of {name!r}", own, value)
+        return _complete(request, f"The completion of {name!r}", own, value)
     if offer.completion is not None:
-        return _complete(request, "the server's completion function", offer.completion, ref, name, value)
+        return _complete(request, "The server's completion function", offer.completion, ref, name, value)
     return _complete(request, "", lambda: [])
 
 
-async def _complete(request: Request, owner: str, function: Any, *args: Any) -> dict[str, Any]:
+async def _complete(request: Request, owner: str, function: Callable[..., Any], *args: Any) -> dict[str, Any]:
     try:
-        found = function(*args)
-        if inspect.isawaitable(found):
-            found = await found
-        values = as_values(found, owner)
+        if inspect.iscoroutinefunction(function):
+            values = as_values(await function(*args), owner)
+        else:
+            found = await request.engine.workers.run(_call_sync, request, owner, function, args)
+            values = as_values(await found, owner) if inspect.isawaitable(found) else found
     except asyncio.CancelledError:
         raise
     except Exception as err:
-        log.warning("%s raised %s", owner, type(err).__name__, exc_info=err)
-        raise RpcError(INTERNAL_ERROR, f"Completion failed: {err or type(err).__name__}") from None
+        raise RpcError(
+            INTERNAL_ERROR, failure_message(owner, err, request.engine.mask_error_details)
+        ) from None
     return {"completion": completion_wire(values)}
+
+
+def _call_sync(request: Request, owner: str, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """A sync completion's values, read in the worker (an awaitable it returns goes back to the loop)."""
+    if request.cancelled.is_set():  # cancelled while it waited for a worker
+        return []
+    found = function(*args)
+    return found if inspect.isawaitable(found) else as_values(found, owner)
 
 
 def prompt_methods() -> list[Method]:

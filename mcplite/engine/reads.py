@@ -5,9 +5,12 @@ A read runs the resource's function like a tool (sync functions in the server's 
 writes the response line there too, so a large frame never encodes on the event loop; an R value
 the resource returned before is sent from the bytes written then (:mod:`mcplite.features.written`).
 A URI no
-resource serves is ``-32002`` before 2026-07-28 and ``-32602`` from it; a function that raises is
-an internal error naming the resource, except a ``LookupError`` (``mcplite.ResourceNotFound``,
-``KeyError``): the function says its URI names nothing, and the client gets resource-not-found.
+resource serves (or whose decoded values a template refuses, see
+:meth:`~mcplite.features.resources.ResourceRegistry.resolve`) is ``-32002`` before 2026-07-28 and
+``-32602`` from it. A function that raises a ``LookupError`` says its URI names nothing, and the
+client gets resource-not-found too (with the message of a ``mcplite.ResourceNotFound``); any other
+exception is an internal error naming the resource, its message masked unless it is a
+``mcplite.PublicError`` (see :mod:`mcplite.tools.failures`).
 
 >>> [method.name for method in resource_methods()][:2]
 ['resources/list', 'resources/templates/list']
@@ -26,10 +29,12 @@ from mcplite.engine.lines import result_line
 from mcplite.features.contents import Contents
 from mcplite.features.listing import listing
 from mcplite.features.resources import RegisteredResource, ResourceNotFound
+from mcplite.protocol.checks import cut
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError, is_request_id
 from mcplite.protocol.versions import LOG_LEVEL_KEY, LOG_LEVELS, since
 from mcplite.tools.arguments import ArgumentError
 from mcplite.tools.context import Context
+from mcplite.tools.failures import error_text, failure_message
 
 log = logging.getLogger("mcplite.server")
 
@@ -63,19 +68,30 @@ def _uri(request: Request) -> str:
 
 def not_found(uri: str, version: str, why: str = "") -> RpcError:
     """The error for a URI no resource serves, as ``version`` numbers it."""
+    return _not_found_error(uri, version, f"Resource not found: {cut(uri, 200)}{why}")
+
+
+def unserved(uri: str, version: str, error: ResourceNotFound) -> RpcError:
+    """The error for a URI :meth:`~mcplite.features.resources.ResourceRegistry.resolve` refused."""
+    return _not_found_error(uri, version, f"Resource not found: {error}")
+
+
+def _not_found_error(uri: str, version: str, message: str) -> RpcError:
     code = INVALID_PARAMS if since(version, "2026-07-28") else RESOURCE_NOT_FOUND
-    return RpcError(code, f"Resource not found: {uri}{why}", {"uri": uri})
+    return RpcError(code, message, {"uri": uri})
 
 
 def _found(request: Request, uri: str) -> tuple[RegisteredResource, dict[str, Any]]:
-    found = request.engine.offer.resources.find(uri)
-    if found is None:
-        raise not_found(uri, request.version)
-    entry, values = found
+    try:
+        entry, values = request.engine.offer.resources.resolve(uri)
+    except ResourceNotFound as err:
+        raise unserved(uri, request.version, err) from None
     try:
         return entry, entry.bind(values, request_context(request))
     except ArgumentError as err:
-        raise RpcError(INVALID_PARAMS, f"Invalid params: resource {uri}: {err}", {"uri": uri}) from None
+        raise RpcError(
+            INVALID_PARAMS, f"Invalid params: resource {cut(uri, 200)}: {err}", {"uri": uri}
+        ) from None
 
 
 def list_resources(request: Request) -> dict[str, Any]:
@@ -122,14 +138,19 @@ async def _read(request: Request, entry: RegisteredResource, uri: str, kwargs: d
 
 
 def _failure(request: Request, uri: str, error: Exception) -> RpcError:
+    mask = request.engine.mask_error_details
     if isinstance(error, LookupError):  # the function says its URI names nothing
         message = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 else error
-        return not_found(uri, request.version, f" ({message})" if str(message) else "")
-    log.warning("resource %s raised %s", uri, type(error).__name__, exc_info=error)
-    return RpcError(INTERNAL_ERROR, f"Resource {uri} failed: {error or type(error).__name__}", {"uri": uri})
+        log.info("resource %s names nothing: %s: %s", cut(uri, 200), type(error).__name__, message)
+        shown = str(message) if isinstance(error, ResourceNotFound) or not mask else ""
+        return not_found(uri, request.version, f" ({shown})" if shown else "")
+    message = failure_message(f"Resource {cut(uri, 200)}", error, mask)
+    return RpcError(INTERNAL_ERROR, message, {"uri": uri})
 
 
 def _run_sync(request: Request, entry: RegisteredResource, uri: str, kwargs: dict[str, Any]) -> bytes:
+    if request.cancelled.is_set():  # cancelled while it waited for a worker: its answer is never sent
+        return b""
     try:
         value = entry.function(**kwargs)
     except Exception as err:
@@ -142,8 +163,12 @@ def _line(request: Request, entry: RegisteredResource, uri: str, value: Any) -> 
     try:
         contents = entry.contents_json(uri, value, request.options, request.version)
     except Exception as err:
+        text = error_text(err)
+        log.warning("resource %s returned a value that cannot be sent: %s", cut(uri, 200), text)
         raise RpcError(
-            INTERNAL_ERROR, f"Resource {uri} returned a value that cannot be sent: {err}", {"uri": uri}
+            INTERNAL_ERROR,
+            f"Resource {cut(uri, 200)} returned a value that cannot be sent: {text}",
+            {"uri": uri},
         ) from None
     head: dict[str, Any] = {}
     if request.era == "modern":
@@ -159,10 +184,10 @@ def read_contents(request: Request, uri: str) -> list[Contents]:
     A URI no resource serves raises ``mcplite.ResourceNotFound``; what the function raises
     (a ``LookupError`` for a value that names nothing) goes to the tool as it is.
     """
-    found = request.engine.offer.resources.find(uri)
-    if found is None:
-        raise ResourceNotFound(f"read_resource: no resource or template serves {uri!r}")
-    entry, values = found
+    try:
+        entry, values = request.engine.offer.resources.resolve(uri)
+    except ResourceNotFound as err:
+        raise ResourceNotFound(f"read_resource: {err}") from None
     value = entry.function(**entry.bind(values, request_context(request)))
     if entry.is_async:
         value = _run_coroutine(value)
@@ -181,8 +206,10 @@ def _run_coroutine(coroutine: Any) -> Any:
 def subscribe(request: Request) -> dict[str, Any]:
     """``resources/subscribe``: send this connection ``notifications/resources/updated`` for the URI."""
     uri = _uri(request)
-    if request.engine.offer.resources.find(uri) is None:
-        raise not_found(uri, request.version)
+    try:
+        request.engine.offer.resources.resolve(uri)
+    except ResourceNotFound as err:
+        raise unserved(uri, request.version, err) from None
     request.engine.offer.subscriptions.subscribe(request.session, request.announce or request.notify, uri)
     return {}
 
