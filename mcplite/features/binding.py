@@ -2,11 +2,15 @@
 and are bound with the same rules as tool arguments once each is read as what its parameter takes.
 
 A parameter whose schema does not take a string gets the JSON its text spells (``"3"`` -> 3,
-``"true"`` -> True); anything else stays text, so the tool rules give the error:
+``"true"`` -> True), or the decimal number it spells with leading zeros or a ``+`` (``"05"`` -> 5,
+as both ``int("05")`` and R's ``as.integer("05")`` read it); anything else stays text, so the tool
+rules give the error:
 
 >>> def rows(n: int, label: str) -> None: ...
 >>> StringBinder(rows).bind({"n": "3", "label": "3"})
 {'n': 3, 'label': '3'}
+>>> StringBinder(rows).bind({"n": "05", "label": "05"})
+{'n': 5, 'label': '05'}
 >>> StringBinder(rows).bind({"n": "three", "label": "x"})
 Traceback (most recent call last):
 ...
@@ -16,10 +20,14 @@ mcplite.tools.argument_errors.ArgumentError: argument 'n': expected an integer, 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from mcplite.tools.arguments import ArgumentBinder
+
+_DECIMAL = re.compile(r"[+-]?[0-9]+(?P<fraction>\.[0-9]+)?(?P<exponent>[eE][+-]?[0-9]+)?")
+"""A decimal number as R's ``as.numeric`` and Python's ``float`` both read it (no spaces, no hex)."""
 
 
 def _takes_text(schema: dict[str, Any]) -> bool:
@@ -54,4 +62,11 @@ class StringBinder:
         try:
             return json.loads(value)
         except ValueError:
+            pass
+        number = _DECIMAL.fullmatch(value)
+        if number is None:
+            return value
+        try:
+            return float(value) if number["fraction"] or number["exponent"] else int(value)
+        except ValueError:  # more digits than int() reads
             return value
