@@ -45,7 +45,9 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.skipif(_speedups.load() is None, reason="the compiled writer is not built (or RVALUES_PURE is set)")
+@pytest.mark.skipif(
+    _speedups.load() is None, reason="the compiled writer is not built (or RVALUES_PURE is set)"
+)
 @pytest.mark.parametrize("name", ["de_DE.UTF-8", "fr_FR.UTF-8"])
 def test_numbers_under_a_comma_locale_are_the_pure_writers(name: str) -> None:
     run = subprocess.run(

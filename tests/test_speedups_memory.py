@@ -62,7 +62,9 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.skipif(_speedups.load() is None, reason="the compiled writer is not built (or RVALUES_PURE is set)")
+@pytest.mark.skipif(
+    _speedups.load() is None, reason="the compiled writer is not built (or RVALUES_PURE is set)"
+)
 def test_every_failed_allocation_is_a_memory_error() -> None:
     run = subprocess.run(
         [sys.executable, "-c", CHILD, "60"], capture_output=True, text=True, timeout=120, check=False
