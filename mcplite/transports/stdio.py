@@ -10,12 +10,15 @@ socket (one thread hand-over less per message), by a reader thread otherwise, wh
 finds its writes blocking, instead of the server's memory growing. It stops at end of input or on
 SIGINT or SIGTERM (calls in flight get ``shutdown_grace`` seconds to finish and send their answers;
 after a signal a new request gets an error, ``notifications/cancelled`` still cancels, and a second
-signal cancels every call at once), or when the client stops reading.
+signal cancels every call at once), or when the client stops reading. Lines go out through a
+writer thread, so that a client that reads its answers slowly never holds up the event loop or
+other calls; one that stops reading altogether ends the session once ``MAX_UNWRITTEN`` bytes wait.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import io
 import logging
@@ -36,29 +39,95 @@ log = logging.getLogger("mcplite.server")
 _CHUNK = 1 << 16
 MAX_WAITING = 64
 """Messages read from stdin and not yet handled by the server, at most."""
+MAX_UNWRITTEN = 64 << 20
+"""Bytes of answers and notifications waiting for the client to read them, at most (64 MiB): past
+this, the client is taken to have stopped reading and the session ends."""
 
 
 class _Output:
-    """Whole lines to a file descriptor, one writer at a time (tools may write from worker threads)."""
+    """Whole lines to a file descriptor, written by a thread of their own (``mcplite-stdout``).
 
-    def __init__(self, fd: int, on_broken: Callable[[], None]) -> None:
-        self._fd = fd
-        self._lock = threading.Lock()
+    ``write`` never blocks (it is called on the event loop, and from worker threads): a line waits
+    in a queue until the writer thread has written the lines before it. A client that reads slowly
+    holds up nobody; one that stops reading leaves at most ``limit`` bytes waiting (one line over
+    the limit is taken when nothing waits), and past that the session ends with a log line saying
+    so, as it ends when the client closes its end.
+    """
+
+    def __init__(self, fd: int, on_broken: Callable[[], None], limit: int | None = None) -> None:
+        self._fd = os.dup(fd)  # the writer's own: never closed under a write the thread is blocked in
         self._on_broken = on_broken
+        self.limit = MAX_UNWRITTEN if limit is None else limit
+        self._lines: collections.deque[bytes] = collections.deque()
+        self._waiting = 0  # bytes queued, the line being written included
+        self._changed = threading.Condition()
+        self._closing = False
         self.broken = False
+        self._thread = threading.Thread(target=self._write_lines, name="mcplite-stdout", daemon=True)
+        self._thread.start()
 
     def write(self, data: bytes) -> None:
-        with self._lock:
-            if self.broken:
+        with self._changed:
+            if self.broken or self._closing:
                 return
+            if self._waiting and self._waiting + len(data) > self.limit:
+                self._break(
+                    logging.WARNING,
+                    f"the client has not read {self._waiting} bytes of answers and notifications "
+                    f"(MAX_UNWRITTEN is {self.limit}): it has stopped reading; stopping",
+                )
+                return
+            self._lines.append(data)
+            self._waiting += len(data)
+            self._changed.notify_all()
+
+    def _break(self, level: int, why: str) -> None:
+        """The session is over: what waits is dropped (called with the lock held)."""
+        self.broken = True
+        self._lines.clear()
+        log.log(level, "stdout: %s", why)
+        self._on_broken()
+        self._changed.notify_all()
+
+    def _write_lines(self) -> None:
+        while True:
+            with self._changed:
+                while not self._lines and not self._closing and not self.broken:
+                    self._changed.wait()
+                if self.broken or not self._lines:  # broken, or closed with nothing left
+                    break
+                data = self._lines[0]
             view = memoryview(data)
             try:
                 while view:
                     view = view[os.write(self._fd, view) :]
             except OSError as err:  # the client closed its end
-                self.broken = True
-                log.info("stdout closed (%s); stopping", err)
-                self._on_broken()
+                with self._changed:
+                    if not self.broken:
+                        self._break(logging.INFO, f"closed ({err}); stopping")
+                break
+            with self._changed:
+                if self.broken:
+                    break
+                self._lines.popleft()
+                self._waiting -= len(data)
+                self._changed.notify_all()
+        os.close(self._fd)
+
+    def close(self, timeout: float) -> bool:
+        """Write the lines waiting (for up to ``timeout`` seconds), then stop the writer thread;
+        whether everything was written. A writer still blocked is abandoned (a daemon thread)."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def waiting(self) -> int:
+        """Bytes queued and not written yet."""
+        with self._changed:
+            return self._waiting
 
 
 class _Lines:
@@ -289,6 +358,10 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
         for number in signals:
             loop.remove_signal_handler(number)
         await engine.offer.lifespan.stop()
+        # the answers of calls that finished go out; a client that reads nothing more gets up to
+        # shutdown_grace seconds to start again
+        if not await asyncio.to_thread(output.close, max(shutdown_grace, 0.1)):
+            log.info("stdout: %d bytes were never read by the client", output.waiting)
 
 
 def serve_stdio(engine: Engine, *, shutdown_grace: float = 5.0) -> None:

@@ -1,0 +1,33 @@
+"""A server for tests/test_stdio_writes.py: large answers, and a tool that leaves a mark on disk.
+
+``UNREAD_LIMIT`` sets ``mcplite.transports.stdio.MAX_UNWRITTEN`` (bytes) for the process.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import mcplite
+from mcplite.transports import stdio
+
+server = mcplite.McpServer("unread")
+
+
+@server.tool
+def big(size: int) -> str:
+    """A text of ``size`` bytes."""
+    return "x" * size
+
+
+@server.tool
+def mark(path: str) -> str:
+    """Creates the file ``path``: proof that the server handled this call."""
+    Path(path).touch()
+    return "marked"
+
+
+if __name__ == "__main__":
+    if "UNREAD_LIMIT" in os.environ:
+        stdio.MAX_UNWRITTEN = int(os.environ["UNREAD_LIMIT"])
+    server.run(shutdown_grace=1.0)
