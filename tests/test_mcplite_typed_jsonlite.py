@@ -22,11 +22,12 @@ import pytest
 
 import mcplite
 import rvalues as rv
-from tests.conftest import requires_r
+from mcplite.testing import Client, RequestError
+from tests.conftest import RSCRIPT
 from tests.serving import served
 from tests.typed_oracle import double_text, r_options, r_writes, sdk_client
 
-pytestmark = [pytest.mark.anyio, requires_r]
+pytestmark = pytest.mark.anyio
 
 VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
 HUGE = 1.7976931348623157e308  # .Machine$double.xmax: jsonlite writes 1.79769313486232e+308
@@ -235,6 +236,8 @@ def url() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def r_json() -> dict[str, str]:
     """What jsonlite writes for each tool's value (default payload options)."""
+    if RSCRIPT is None:
+        pytest.skip("needs Rscript (R with jsonlite)")
     cases = [{"value": node, "options": r_options({})} for node in R_CASES.values()]
     answers = r_writes(cases)
     assert all("json" in answer for answer in answers), answers
@@ -300,3 +303,30 @@ async def test_a_double_jsonlite_writes_beyond_range_is_an_error_saying_what_to_
     text = result.content[0].text
     assert "rows[1].f" in text and "1.79769313486232e+308" in text
     assert "docs/typed-tools.md" in text
+
+
+class DayRow(TypedDict):
+    d: datetime.date
+
+
+def test_a_frame_arguments_dates_are_read_as_its_input_schema_says() -> None:
+    """The rows a tool takes: a date the listed input schema accepts is one the server reads, and one
+    it refuses the server refuses (the output patterns' unpadded years are no ISO dates)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    taking = mcplite.McpServer("rows-in")
+
+    @taking.tool
+    def first_day(rows: Annotated[pd.DataFrame, mcplite.Rows(DayRow)]) -> str:
+        """The first row's date."""
+        return str(rows["d"].iloc[0])
+
+    with Client(taking, "2025-11-25") as client:
+        schema = next(t for t in client.list_tools() if t.name == "first_day").input_schema
+        validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+        for text in ["2024-05-01", "0999-12-31", "999-12-31", "1-01-01", "-1-11-28", "10000-01-01"]:
+            arguments = {"rows": [{"d": text}]}
+            try:
+                read = not client.call_tool("first_day", arguments).is_error
+            except RequestError:
+                read = False
+            assert validator.is_valid(arguments) == read, text

@@ -43,6 +43,8 @@ def input_cell_schema(shape: Shape) -> dict[str, Any]:
     schema = value_schema("character" if r_class == "factor" and levels is None else r_class, levels)
     if r_class == "POSIXct":
         schema = {"type": "string"}  # jsonlite's "2024-05-01 12:00:00" or RFC 3339
+    if r_class == "Date":
+        schema = {"type": "string", "format": "date"}  # ISO 8601, as date.fromisoformat reads it
     forms: list[Any] = [_NA_TEXT, None] if r_class != "double" else [*_NOT_FINITE, _NA_TEXT, None]
     return with_forms(schema, forms)
 
