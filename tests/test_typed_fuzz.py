@@ -170,7 +170,8 @@ def _times(rng: random.Random, n: int) -> Drawn:
             for _ in range(n)
         ]
         seconds = _with_na(rng, seconds)
-        nanos = pd.array([None if s is None else int(s * 10**9) for s in seconds], dtype="Int64")
+        # whole and half seconds, in exact integer nanoseconds (s * 10**9 as a float is not exact)
+        nanos = pd.array([None if s is None else int(s * 2) * 500_000_000 for s in seconds], dtype="Int64")
         python = pd.Series(pd.to_datetime(nanos, unit="ns", utc=True)).dt.tz_convert(zone)
         r_only = False
     values = [double_text(s) for s in seconds]
@@ -220,8 +221,9 @@ def _scalar(rng: random.Random) -> Drawn:
         return Drawn(datetime.date, value, {"type": "Date", "values": [days]})
     if kind == "datetime":
         zone = rng.choice(ZONES)
-        seconds = float(rng.randint(-5 * 10**9, 5 * 10**9))
-        value = pd.Timestamp(int(seconds * 10**9), unit="ns", tz="UTC").tz_convert(zone)
+        whole = rng.randint(-5 * 10**9, 5 * 10**9)
+        seconds = float(whole)
+        value = pd.Timestamp(whole * 10**9, unit="ns", tz="UTC").tz_convert(zone)
         return Drawn(
             datetime.datetime, value, {"type": "POSIXct", "values": [double_text(seconds)], "tz": zone}
         )
@@ -234,7 +236,8 @@ def _vector(rng: random.Random) -> Drawn:
     n = rng.randint(0, 3)
     kind = rng.choice(["logical", "integer", "double", "character", "Date", "POSIXct"])
     if kind in ("logical", "integer", "character"):
-        pool: list[Any] = {"logical": [True, False], "integer": INTS, "character": STRINGS}[kind]
+        pools: dict[str, list[Any]] = {"logical": [True, False], "integer": INTS, "character": STRINGS}
+        pool = pools[kind]
         values = _with_na(rng, [rng.choice(pool) for _ in range(n)])
         cls = {"logical": rv.Logical, "integer": rv.Integer, "character": rv.Character}[kind]
         return Drawn(cls, cls(values), {"type": kind, "values": values})
@@ -295,7 +298,7 @@ def draw_case(rng: random.Random, index: int) -> Case:
     rows_type = Annotated[pd.DataFrame | rv.DataFrame, mcplite.Rows(row)]
     wrapped = rng.random() < 0.7
     if not wrapped:
-        value, annotation, r_value = frame, rows_type, frame_r
+        value, annotation, r_value = frame, rows_type, frame_r  # type: Any, Any, dict[str, Any]
     else:
         label, vector = _scalar(rng), _vector(rng)
         missing = rng.random() < 0.25
@@ -400,7 +403,7 @@ async def test_every_typed_result_is_jsonlites_and_fits_the_listed_schema(
                 except Exception as err:  # every refusal is reported with its case
                     failures.append(f"{case.name} ({version}, {options}): {type(err).__name__}: {err}")
                     continue
-                text = result.content[0].text if result.content else ""
+                text = "".join(getattr(block, "text", "") for block in result.content)
                 if _has_infinity(json.loads(expected["json"])):
                     errors += 1
                     if not (result.is_error and "1.79769313486232e+308" in text and "typed-tools.md" in text):
