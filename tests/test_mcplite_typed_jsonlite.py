@@ -75,6 +75,12 @@ class Numbers:
     values: rv.Double
 
 
+@attrs.frozen
+class MaybeNumber:
+    value: float | None
+    values: list[float | None]
+
+
 # -- the values, each with the description R builds it from ------------------------------------------
 
 DAYS = [-719893.0, -719528.0, -365.0 * 800, -354.0, 0.0 - 719162.0, 364.0 - 719162.0, 2932897.0, 1e8]
@@ -218,6 +224,18 @@ def below_huge() -> Numbers:
     return numbers(BELOW_HUGE)
 
 
+@server.tool
+def huge_optional() -> MaybeNumber:
+    """The largest double in an optional field."""
+    return MaybeNumber(HUGE, [1.5, None])
+
+
+@server.tool
+def huge_in_a_list() -> MaybeNumber:
+    """The largest double in a list of optional numbers."""
+    return MaybeNumber(None, [1.5, -HUGE])
+
+
 R_CASES = {"odd": ODD_R, "no_categories": CATEGORIES_R, "dates": OLD_DATES_R}
 R_CASES |= {"huge": numbers_r(HUGE), "below_huge": numbers_r(BELOW_HUGE)}
 
@@ -330,3 +348,12 @@ def test_a_frame_arguments_dates_are_read_as_its_input_schema_says() -> None:
             except RequestError:
                 read = False
             assert validator.is_valid(arguments) == read, text
+
+
+@pytest.mark.parametrize(("name", "where"), [("huge_optional", "value"), ("huge_in_a_list", "values[1]")])
+async def test_an_optional_double_beyond_range_says_so_too(url: str, name: str, where: str) -> None:
+    """``float | None``: the union's message is the number's, not "expected a number or null"."""
+    result = await _call(url, "2025-11-25", name)
+    assert result.is_error
+    text = result.content[0].text
+    assert f"{where} is float" in text and "1.79769313486232e+308" in text and "docs/typed-tools.md" in text

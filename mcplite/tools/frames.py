@@ -44,6 +44,11 @@ class Misfit(ValueError):
         super().__init__(f"{path or 'the value'} is {what}, expected {expected}")
 
 
+class OutOfRange(Misfit):
+    """A double jsonlite writes beyond a double's range: no declared type holds it, so a union
+    reports this misfit rather than "expected a number or null"."""
+
+
 def join(path: str, step: str | int) -> str:
     """``path`` one step down: ``groups`` + 3 -> ``groups[3]``, then + ``mean`` -> ``groups[3].mean``."""
     if isinstance(step, int):
@@ -58,13 +63,13 @@ def check_range(x: rv.Vector, where: Callable[[int], str]) -> None:
     >>> check_range(rv.Double([1.0, 1.7976931348623157e308]), lambda i: f"x[{i}]")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mcplite.tools.frames.Misfit: x[1] is float (1.7976931348623157e+308), expected a number jsonlite ...
+    mcplite.tools.frames.OutOfRange: x[1] is float (1.7976931348623157e+308), expected a number jsonlite ...
     """
     values = np.asarray(x.data, dtype=float)
     row = first_beyond(values)
     if row is not None:
         value = float(values[row])
-        raise Misfit(where(row), value, beyond_range(value))
+        raise OutOfRange(where(row), value, beyond_range(value))
 
 
 def _all_na(x: rv.Vector) -> bool:

@@ -32,7 +32,16 @@ import numpy as np
 import rvalues as rv
 from mcplite.payload.returned import to_r
 from mcplite.tools.annotations import Shape, pandas_class, read, record_fields
-from mcplite.tools.frames import INT_MAX, MISSING, Misfit, as_class, check_range, frame_value, join
+from mcplite.tools.frames import (
+    INT_MAX,
+    MISSING,
+    Misfit,
+    OutOfRange,
+    as_class,
+    check_range,
+    frame_value,
+    join,
+)
 from mcplite.tools.output_schema import r_class_of
 
 
@@ -82,7 +91,11 @@ def _union(shape: Shape, value: Any, path: str) -> rv.RValue:
             continue
         try:
             return typed_value(arm, value, path)
+        except OutOfRange as misfit:  # no other arm takes it either: say why this one did not
+            deepest = misfit
         except Misfit as misfit:
+            if isinstance(deepest, OutOfRange):
+                continue
             if misfit.path != path and (deepest is None or len(misfit.path) > len(deepest.path)):
                 deepest = misfit
     raise deepest or Misfit(path, value, shape.expected())
