@@ -26,6 +26,7 @@ from mcplite.engine.workers import Workers, default_size
 from mcplite.features.lifespan import Lifespan, LifespanFactory
 from mcplite.features.prompts import RegisteredPrompt
 from mcplite.features.resources import RegisteredResource
+from mcplite.features.subscriptions import SubscriptionLimits
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
@@ -46,6 +47,12 @@ class McpServer:
     ``max_requests_in_flight`` bounds the requests one connection (a stdio client, a legacy HTTP
     session) has running at once, tool calls and ``subscriptions/listen`` included: past it a new
     one is refused with error -32603 until one ends;
+    ``max_listens`` bounds the ``subscriptions/listen`` requests open at once in all (1024, as the
+    Python SDK), ``max_listens_per_token`` those of one HTTP bearer token (-32603 past either);
+    ``max_listen_backlog`` is how many notifications may wait on one listen's HTTP stream before
+    its listen is ended with an error naming it (a client that stopped reading);
+    ``max_uris_per_listen`` bounds the URIs one listen names and
+    ``max_subscriptions_per_session`` those one legacy session subscribes to (-32602 past either);
     ``workers`` is how many sync tools may run at once (default: 4 per core, at least 32); a call
     whose client left or cancelled before a worker was free never starts. A tool's unexpected
     exception reaches the client as a generic message naming the tool (the detail goes to the log;
@@ -68,6 +75,11 @@ class McpServer:
         cache_ttl_ms: int = 60_000,
         max_message_size: int = 16 * 2**20,
         max_requests_in_flight: int = 1024,
+        max_listens: int = 1024,
+        max_listens_per_token: int = 64,
+        max_listen_backlog: int = 1024,
+        max_uris_per_listen: int = 1024,
+        max_subscriptions_per_session: int = 1024,
         workers: int | None = None,
         mask_error_details: bool = True,
         validate_output: bool = False,
@@ -98,6 +110,13 @@ class McpServer:
         """What the transports serve: identity, tools, handler table, workers and limits."""
         self.validate_output = validate_output
         self.engine.offer.lifespan = Lifespan(lifespan, self)
+        self.engine.offer.subscriptions.limits = SubscriptionLimits(
+            max_listens=max_listens,
+            max_listens_per_token=max_listens_per_token,
+            max_listen_backlog=max_listen_backlog,
+            max_uris_per_listen=max_uris_per_listen,
+            max_subscriptions_per_session=max_subscriptions_per_session,
+        )
 
     @property
     def server_info(self) -> Implementation:

@@ -54,10 +54,20 @@ class Kind(enum.Enum):
 class Inbox:
     """What one request's response carries, in the order it happened."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    With a ``backlog``, at most that many items wait: one more ends the response with the
+    ``overflow`` line (an error naming the limit) and calls ``on_overflow`` (which cancels the
+    request), so a client that stops reading holds a bounded queue.
+    """
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, backlog: int | None = None, overflow: bytes = b""
+    ) -> None:
         self._loop = loop
         self._queue: asyncio.Queue[tuple[Kind, Answer | bytes | None]] = asyncio.Queue()
         self.closed = False
+        self._backlog = backlog
+        self._overflow = overflow
+        self.on_overflow: Callable[[], None] = lambda: None
 
     def notify(self, line: bytes) -> None:
         """A notification for this request (from any thread); dropped once the response is over."""
@@ -77,8 +87,15 @@ class Inbox:
         self._put(Kind.DISCONNECT, None)
 
     def _put(self, kind: Kind, item: Answer | bytes | None) -> None:
-        if not self.closed:
-            self._queue.put_nowait((kind, item))
+        if self.closed:
+            return
+        if self._backlog is not None and self._queue.qsize() >= self._backlog:
+            log.warning("a client read too slowly: %d messages waited; ending its response", self._backlog)
+            self._queue.put_nowait((Kind.ANSWER, Answer(self._overflow, None)))
+            self.closed = True
+            self.on_overflow()
+            return
+        self._queue.put_nowait((kind, item))
 
     async def get(self) -> tuple[Kind, Answer | bytes | None]:
         return await self._queue.get()
@@ -203,13 +220,17 @@ async def exchange(
     headers: list[tuple[bytes, bytes]],
     on_leave: Callable[[asyncio.Task[Answer | None], RequestId | None], None],
     on_stop: bytes | None = None,
+    backlog: int | None = None,
+    overflow: bytes = b"",
 ) -> None:
     """Answer one message with JSON or SSE; ``on_leave`` gets the work still running when the
     client leaves (or the server stops) before the answer. ``on_stop``: what the request is
-    answered with if the server cancels it as it stops (default: an error saying so)."""
+    answered with if the server cancels it as it stops (default: an error saying so). With a
+    ``backlog``, the work is cancelled and ``overflow`` ends the response when more wait to be sent."""
     loop = asyncio.get_running_loop()
-    inbox = Inbox(loop)
+    inbox = Inbox(loop, backlog, overflow)
     work = loop.create_task(connection.respond(message, inbox.notify))
+    inbox.on_overflow = work.cancel
     work.add_done_callback(inbox.answered)
     watcher = loop.create_task(watch_disconnect(receive, inbox))
     try:
