@@ -52,7 +52,7 @@ class Kind(enum.Enum):
 
 
 class Inbox:
-    """What one request's response carries, in the order it happened."""
+    """What one request's response carries, in the order it happened.
 
     With a ``backlog``, at most that many items wait: one more ends the response with the
     ``overflow`` line (an error naming the limit) and calls ``on_overflow`` (which cancels the
