@@ -5,6 +5,7 @@ path, a real client reads the same text, and the block is an ordinary text block
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import subprocess
@@ -23,7 +24,7 @@ from mcp.client.stdio import stdio_client
 from mcplite import as_tool_result
 from mcplite.payload.results import served_result
 from mcplite.payload.rjson import options_in_force
-from mcplite.protocol.jsonrpc import EscapedString, encode_line, encode_result_line
+from mcplite.protocol.jsonrpc import RawJson, encode_line, encode_result_line, object_pieces
 from mcplite.protocol.projection import result_parts
 from mcplite.protocol.spliced import SplicedText
 from mcplite.protocol.types import TextContent
@@ -74,11 +75,57 @@ def test_a_spliced_block_is_a_text_block() -> None:
     assert changed.text == text and changed.meta == {"k": 1} and changed.spliceable is None
 
 
-def test_a_text_holding_the_hole_itself_is_still_exact() -> None:
-    message = {"a": [EscapedString(b'x\\"y'), "\x00spliced\x00", 1]}
-    assert encode_line(message) == b'{"a":["x\\"y","\\u0000spliced\\u0000",1]}\n'
+def test_a_text_holding_anything_is_exact_among_other_blocks() -> None:
+    served = served_result(frame(40), options_in_force())
+    assert isinstance(served.content[0], SplicedText) or _speedups.core is None
+    marker = TextContent("\x00spliced\x00")  # lines were once split on this text's JSON
+    more = attrs.evolve(served, content=[TextContent("before"), *served.content, marker])
+    plain = attrs.evolve(more, content=[TextContent(b.text) for b in more.content])
+    for version in ("2024-11-05", "2026-07-28"):
+        line = encode_result_line(7, result_parts(more, version)[0], {"x": b"[1]"})
+        assert line == encode_result_line(7, result_parts(plain, version)[0], {"x": b"[1]"})
+        assert json.loads(line)["result"]["content"] == plain.to_wire(version)["content"]
+
+
+def test_the_spliced_line_is_written_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    served = served_result(frame(40), options_in_force())
+    plain = encode_line(
+        {"jsonrpc": "2.0", "id": 7, "result": as_tool_result(frame(40)).to_wire("2025-11-25")}
+    )
+    refused: list[TypeError] = []
+    dumps = json.dumps
+
+    def watched(*args: Any, **kwargs: Any) -> str:
+        try:
+            return dumps(*args, **kwargs)
+        except TypeError as err:  # the line writer once let json.dumps fail on a spliced block
+            refused.append(err)
+            raise
+
+    monkeypatch.setattr(json, "dumps", watched)
+    assert encode_result_line(7, result_parts(served, "2025-11-25")[0], {}) == plain
+    assert refused == []
+
+
+def object_bytes(members: dict[str, Any]) -> bytes:
+    return b"".join(object_pieces(members))
+
+
+def test_raw_json_members_go_in_as_their_bytes() -> None:
+    members = {"type": "text", "text": RawJson(b'"a\\', b'"b"'), "n": 1, "s": "é"}
+    assert object_bytes(members) == encode_line({"type": "text", "text": 'a"b', "n": 1, "s": "é"})[:-1]
+    assert object_bytes({"n": 1}) == b'{"n":1}' and object_bytes({}) == b"{}"
+    assert object_bytes({"only": RawJson(b"[]")}) == b'{"only":[]}'
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        object_bytes({"text": RawJson(b'""'), "bad": "\udcff"})
     with pytest.raises(TypeError):
-        encode_line({"a": object()})
+        object_bytes({"text": RawJson(b'""'), "bad": object()})
+    with pytest.raises(TypeError):
+        encode_line({"a": RawJson(b"1")})  # only a result's members, by the line writer that knows
+    line = encode_result_line("é", {"content": RawJson(b"[]"), "isError": True}, {"x": b"1"})
+    assert line == encode_line(
+        {"jsonrpc": "2.0", "id": "é", "result": {"content": [], "isError": True, "x": 1}}
+    )
 
 
 SERVER = textwrap.dedent(

@@ -24,7 +24,7 @@ from typing import Any
 
 from mcplite.features.contents import JSON_MIME, contents_of, contents_wire, is_json_contents
 from mcplite.payload.returned import escaped_frame_json, to_r
-from mcplite.protocol.jsonrpc import EscapedString, encode_json_bytes
+from mcplite.protocol.jsonrpc import RawJson, encode_json_bytes, object_pieces
 from mcplite.protocol.types import TextResourceContents
 from mcplite.protocol.versions import since
 from rvalues import RValue
@@ -43,8 +43,8 @@ def write_contents(value: Any, uri: str, mime_type: str | None, options: JsonOpt
         escaped = escaped_frame_json(value, f"resource {uri}", options)
         if escaped is not None:
             spliced = contents_wire(TextResourceContents(uri, "", mime_type=mime_type or JSON_MIME), version)
-            spliced["text"] = EscapedString(escaped)
-            return encode_json_bytes([spliced])
+            spliced["text"] = RawJson(b'"', escaped, b'"')
+            return b"".join([b"[", *object_pieces(spliced), b"]"])
     contents = contents_of(value, uri, mime_type, options)
     return encode_json_bytes([contents_wire(item, version) for item in contents])
 

@@ -127,18 +127,20 @@ def notification(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "method": method, "params": params}
 
 
-class EscapedString:
-    """A JSON string written already: ``escaped`` is the UTF-8 bytes of its inside (what
-    ``json.dumps(text, ensure_ascii=False)[1:-1]`` gives), spliced into a line as they are.
+class RawJson:
+    """A JSON value written already, as the UTF-8 bytes of its ``parts`` one after the other (strict
+    JSON, checked by whoever wrote it): they go into a line as they are, copied once, into the
+    final line. It stands for a member's value in the objects :func:`object_pieces` writes and in
+    the result of :func:`encode_result_line`.
 
-    >>> encode_line({"text": EscapedString(b'say \\\\"hi\\\\"')})
-    b'{"text":"say \\\\"hi\\\\""}\\n'
+    >>> encode_result_line(1, {"content": RawJson(b'[{"n":', b"1e+05}]"), "isError": False}, {})
+    b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"n":1e+05}],"isError":false}}\\n'
     """
 
-    __slots__ = ("escaped",)
+    __slots__ = ("parts",)
 
-    def __init__(self, escaped: bytes) -> None:
-        self.escaped = escaped
+    def __init__(self, *parts: bytes) -> None:
+        self.parts = parts
 
 
 def _dumps(message: Any) -> str:
@@ -146,96 +148,74 @@ def _dumps(message: Any) -> str:
 
 
 def encode_line(message: dict[str, Any]) -> bytes:
-    """The message as one strict JSON line (UTF-8, no NaN or Infinity, no lone surrogates); an
-    :class:`EscapedString` in it goes in as its bytes.
+    """The message as one strict JSON line (UTF-8, no NaN or Infinity, no lone surrogates).
 
     Raises ``ValueError`` for anything that is not strict JSON.
     """
-    return _encode(message, b"\n")
+    return _encode(message) + b"\n"
 
 
 def encode_json_bytes(value: Any) -> bytes:
     """Any JSON value as strict JSON bytes, as :func:`encode_line` writes a message (without the
-    newline): an :class:`EscapedString` in it goes in as its bytes.
+    newline).
 
-    >>> encode_json_bytes([{"text": EscapedString(b"hi"), "n": 1}])
+    >>> encode_json_bytes([{"text": "hi", "n": 1}])
     b'[{"text":"hi","n":1}]'
     """
-    return _encode(value, b"")
+    return _encode(value)
 
 
-def _encode(value: Any, end: bytes) -> bytes:
+def _encode(value: Any) -> bytes:
+    text = _dumps(value)
     try:
-        text = _dumps(value)
-    except TypeError:
-        spliced: list[bytes] = []
-        text = _dumps(_with_holes(value, spliced))
-        if spliced:
-            return _spliced(value, text, spliced, end)
-        raise
-    try:
-        return text.encode("utf-8") + end
+        return text.encode("utf-8")
     except UnicodeEncodeError as err:
         raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
 
 
-_HOLE = "\x00spliced\x00"
-_HOLE_BYTES = json.dumps(_HOLE).encode("ascii")
+def object_pieces(members: dict[str, Any]) -> list[bytes]:
+    """The bytes of a JSON object as :func:`encode_json_bytes` writes it, in pieces to be joined,
+    its :class:`RawJson` members' parts among them as they are (never parsed, escaped or joined
+    here); the last piece is the closing brace. Raises ``ValueError`` as :func:`encode_line` does.
 
-
-def _with_holes(value: Any, spliced: list[bytes]) -> Any:
-    """``value`` with each :class:`EscapedString` replaced by a hole (its bytes put in ``spliced``)."""
-    if isinstance(value, EscapedString):
-        spliced.append(value.escaped)
-        return _HOLE
-    if isinstance(value, dict):
-        return {key: _with_holes(item, spliced) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_with_holes(item, spliced) for item in value]
-    return value
-
-
-def _decoded(value: Any) -> Any:
-    """``value`` with each :class:`EscapedString` read back as its str."""
-    if isinstance(value, EscapedString):
-        return json.loads(b'"' + value.escaped + b'"')
-    if isinstance(value, dict):
-        return {key: _decoded(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_decoded(item) for item in value]
-    return value
-
-
-def _spliced(value: Any, text: str, spliced: list[bytes], end: bytes) -> bytes:
-    try:
-        parts = text.encode("utf-8").split(_HOLE_BYTES)
-    except UnicodeEncodeError as err:
-        raise ValueError(f"the message holds text that is not valid Unicode ({err.reason})") from None
-    if len(parts) != len(spliced) + 1:  # a text of the message holds the hole itself: no splicing
-        return _encode(_decoded(value), end)
-    pieces = [parts[0]]
-    for escaped, part in zip(spliced, parts[1:], strict=True):
-        pieces += [b'"', escaped, b'"', part]
-    pieces.append(end)
-    return b"".join(pieces)
+    >>> b"".join(object_pieces({"type": "text", "text": RawJson(b'"a', b'b"'), "n": 1}))
+    b'{"type":"text","text":"ab","n":1}'
+    """
+    if not any(type(value) is RawJson for value in members.values()):
+        return [_encode(members)[:-1], b"}"]
+    pieces = [b"{"]
+    for name, value in members.items():
+        if len(pieces) > 1:
+            pieces.append(b",")
+        pieces += [_encode(name), b":"]
+        if type(value) is RawJson:
+            pieces += value.parts
+        else:
+            pieces.append(_encode(value))
+    pieces.append(b"}")
+    return pieces
 
 
 def encode_result_line(request_id: RequestId, result: dict[str, Any], written: dict[str, bytes]) -> bytes:
     """A successful response line whose result also has the members in ``written``, each value JSON
-    bytes written already: they go into the line as they are, never parsed or escaped again.
+    bytes written already: they go into the line as they are, never parsed or escaped again; so do
+    the :class:`RawJson` members of ``result`` (the ``content`` of a tool result whose text was
+    written escaped already).
 
     Raises ``ValueError`` as :func:`encode_line` does.
 
     >>> encode_result_line(7, {"content": []}, {"data": b'{"a":1e+05}'})
     b'{"jsonrpc":"2.0","id":7,"result":{"content":[],"data":{"a":1e+05}}}\\n'
     """
-    head = encode_line({"jsonrpc": "2.0", "id": request_id, "result": result})
-    if not written:
-        return head
-    # the line ends with the result's closing brace, the message's, and the newline
-    body = head[:-3]
-    pieces = [body]
-    separator = b"" if body.endswith(b"{") else b","
+    if not any(type(value) is RawJson for value in result.values()):
+        head = encode_line({"jsonrpc": "2.0", "id": request_id, "result": result})
+        if not written:
+            return head
+        pieces = [head[:-3]]  # the line ends with the result's closing brace, the message's, the newline
+        separator = b"" if pieces[0].endswith(b"{") else b","
+    else:
+        pieces = [b'{"jsonrpc":"2.0","id":', _encode(request_id), b',"result":', *object_pieces(result)[:-1]]
+        separator = b"," if len(result) else b""
     for name, value in written.items():  # one join: a written value may be megabytes, copied once
         pieces += [separator, json.dumps(name).encode(), b":", value]
         separator = b","

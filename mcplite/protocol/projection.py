@@ -40,7 +40,7 @@ from typing import Any
 
 import attrs
 
-from mcplite.protocol.jsonrpc import EscapedString
+from mcplite.protocol.jsonrpc import RawJson, object_pieces
 from mcplite.protocol.messages import DiscoverResult, Implementation, InitializeResult, ListToolsResult
 from mcplite.protocol.spliced import SplicedText
 from mcplite.protocol.types import (
@@ -151,16 +151,35 @@ def result_parts(result: CallToolResult, protocol_version: str) -> tuple[dict[st
     if not any(spliced):
         wire: dict[str, Any] = converter.unstructure(projected)
         return wire, structured_for(result, protocol_version)
-    # a text written escaped already goes into the line as those bytes (never read back as a str)
+    # a text written escaped already goes into the line as those bytes (never read back as a str):
+    # the content array is written here, and handed over as written
     blocks = [
         TextContent("", annotations=b.annotations, meta=b.meta) if escaped else b
         for b, escaped in zip(projected.content, spliced, strict=True)
     ]
     wire = converter.unstructure(attrs.evolve(projected, content=blocks))
-    for block, escaped in zip(wire["content"], spliced, strict=True):
-        if escaped is not None:
-            block["text"] = EscapedString(escaped)
+    wire["content"] = RawJson(*content_pieces(wire["content"], spliced))
     return wire, structured_for(result, protocol_version)
+
+
+def content_pieces(blocks: list[dict[str, Any]], spliced: list[bytes | None]) -> list[bytes]:
+    """The JSON of a content array whose blocks are ``blocks`` (wire dicts), in pieces to be joined
+    once, into the line: the text of each block whose ``spliced`` entry is not None is those bytes
+    (a JSON string's inside, escaped already).
+
+    >>> blocks = [{"type": "text", "text": ""}, {"type": "text", "text": "b"}]
+    >>> b"".join(content_pieces(blocks, [b"a", None]))
+    b'[{"type":"text","text":"a"},{"type":"text","text":"b"}]'
+    """
+    pieces = [b"["]
+    for block, escaped in zip(blocks, spliced, strict=True):
+        if len(pieces) > 1:
+            pieces.append(b",")
+        if escaped is not None:
+            block = {**block, "text": RawJson(b'"', escaped, b'"')}
+        pieces += object_pieces(block)
+    pieces.append(b"]")
+    return pieces
 
 
 def project_tool(tool: Tool, protocol_version: str) -> Tool:
