@@ -71,7 +71,7 @@ def test_a_wide_span_of_days_costs_memory_by_the_rows(name: str) -> None:
     value = CASES[name]
     allocated, seconds = allocated_and_seconds(lambda: to_json(value))
     assert allocated < 200_000, f"{allocated} bytes for {len(value.data)} rows"
-    assert seconds < 0.05
+    assert seconds < 0.25  # generous (sanitizers, a loaded machine): the allocation is the real check
     assert to_json(value) == pure(value)
 
 
