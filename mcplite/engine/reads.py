@@ -83,9 +83,12 @@ def _not_found_error(uri: str, version: str, message: str) -> RpcError:
 
 def _found(request: Request, uri: str) -> tuple[RegisteredResource, dict[str, Any]]:
     try:
-        entry, values = request.engine.offer.resources.resolve(uri)
+        found = request.engine.offer.resources.resolve(uri)
     except ResourceNotFound as err:
         raise unserved(uri, request.version, err) from None
+    if found is None:
+        raise not_found(uri, request.version)
+    entry, values = found
     try:
         return entry, entry.bind(values, request_context(request))
     except ArgumentError as err:
@@ -185,9 +188,12 @@ def read_contents(request: Request, uri: str) -> list[Contents]:
     (a ``LookupError`` for a value that names nothing) goes to the tool as it is.
     """
     try:
-        entry, values = request.engine.offer.resources.resolve(uri)
+        found = request.engine.offer.resources.resolve(uri)
     except ResourceNotFound as err:
         raise ResourceNotFound(f"read_resource: {err}") from None
+    if found is None:
+        raise ResourceNotFound(f"read_resource: no resource or template serves {cut(uri, 200)!r}")
+    entry, values = found
     value = entry.function(**entry.bind(values, request_context(request)))
     if entry.is_async:
         value = _run_coroutine(value)
@@ -207,9 +213,11 @@ def subscribe(request: Request) -> dict[str, Any]:
     """``resources/subscribe``: send this connection ``notifications/resources/updated`` for the URI."""
     uri = _uri(request)
     try:
-        request.engine.offer.resources.resolve(uri)
+        found = request.engine.offer.resources.resolve(uri)
     except ResourceNotFound as err:
         raise unserved(uri, request.version, err) from None
+    if found is None:
+        raise not_found(uri, request.version)
     request.engine.offer.subscriptions.subscribe(request.session, request.announce or request.notify, uri)
     return {}
 

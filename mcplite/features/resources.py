@@ -175,12 +175,13 @@ class ResourceRegistry:
             raise KeyError(f"no resource is registered for {uri!r}")
         return found
 
-    def resolve(self, uri: str) -> tuple[RegisteredResource, dict[str, str]]:
-        """The resource serving ``uri`` and the values its template binds (a static one first).
+    def resolve(self, uri: str) -> tuple[RegisteredResource, dict[str, str]] | None:
+        """The resource serving ``uri`` and the values its template binds (a static one first), or
+        None when no template matches.
 
-        Raises :class:`ResourceNotFound` saying why when none does: no template matches, the URI
-        is longer than ``MAX_URI_LENGTH``, or the first template that matches refuses a value
-        (later templates are not tried, so a value one template refuses cannot reach another).
+        Raises :class:`ResourceNotFound` saying why when the URI is longer than ``MAX_URI_LENGTH``
+        or the first template that matches refuses a value (later templates are not tried, so a
+        value one template refuses cannot reach another).
         """
         static = self._static.get(uri)
         if static is not None:
@@ -197,10 +198,10 @@ class ResourceRegistry:
             if why is not None:
                 raise ResourceNotFound(f"{entry.uri} does not serve {cut(uri)!r}: {why}")
             return entry, values
-        raise ResourceNotFound(f"no resource or template serves {cut(uri)!r}")
+        return None
 
     def find(self, uri: str) -> tuple[RegisteredResource, dict[str, str]] | None:
-        """:meth:`resolve`, or None where it raises."""
+        """:meth:`resolve`, or None where it raises: the resource serving ``uri``, if one does."""
         try:
             return self.resolve(uri)
         except ResourceNotFound:
