@@ -31,6 +31,7 @@ from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
 from mcplite.protocol.types import ToolAnnotations
+from mcplite.tools.frame_arguments import MAX_FRAME_CELLS
 from mcplite.tools.registry import RegisteredTool, ToolRegistry
 from mcplite.transports.http.app import McpHttpApp
 from mcplite.transports.http.serve import serve_http
@@ -53,6 +54,8 @@ class McpServer:
     its listen is ended with an error naming it (a client that stopped reading);
     ``max_uris_per_listen`` bounds the URIs one listen names and
     ``max_subscriptions_per_session`` those one legacy session subscribes to (-32602 past either);
+    ``max_frame_argument_cells`` bounds a frame argument's rows times columns (an argument error
+    past it), read in a worker thread as every tool's arguments are;
     ``workers`` is how many sync tools may run at once (default: 4 per core, at least 32); a call
     whose client left or cancelled before a worker was free never starts. A tool's unexpected
     exception reaches the client as a generic message naming the tool (the detail goes to the log;
@@ -80,6 +83,7 @@ class McpServer:
         max_listen_backlog: int = 1024,
         max_uris_per_listen: int = 1024,
         max_subscriptions_per_session: int = 1024,
+        max_frame_argument_cells: int = MAX_FRAME_CELLS,
         workers: int | None = None,
         mask_error_details: bool = True,
         validate_output: bool = False,
@@ -92,6 +96,7 @@ class McpServer:
             ("page_size", page_size),
             ("max_message_size", max_message_size),
             ("max_requests_in_flight", max_requests_in_flight),
+            ("max_frame_argument_cells", max_frame_argument_cells),
         )
         for option, value in limits:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -106,6 +111,7 @@ class McpServer:
             max_message_size=max_message_size,
             max_requests_in_flight=max_requests_in_flight,
             mask_error_details=mask_error_details,
+            max_frame_argument_cells=max_frame_argument_cells,
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
         self.validate_output = validate_output

@@ -27,6 +27,7 @@ from mcplite.protocol.versions import since
 from mcplite.tools.arguments import ArgumentError
 from mcplite.tools.context import Context
 from mcplite.tools.failures import PublicError, error_text
+from mcplite.tools.frame_arguments import frame_cells_at_most
 from mcplite.tools.registry import RegisteredTool
 
 log = logging.getLogger("mcplite.server")
@@ -65,16 +66,12 @@ def call_tool(request: Request) -> Awaitable[bytes]:
 
 async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> bytes:
     version = request.version
-    try:
-        kwargs = tool.bind(arguments)
-    except ArgumentError as err:
-        message = f"Invalid arguments for tool {tool.name}: {err}"
-        if since(version, "2025-11-25"):
-            return result_line(request, written(error_result(message), version))
-        raise RpcError(INVALID_PARAMS, message) from None
     context = request_context(request)
     workers = request.engine.workers
     if tool.is_async:
+        kwargs = await workers.run(_bind, request, tool, arguments)
+        if isinstance(kwargs, bytes):
+            return kwargs
         try:
             value = await tool.call_async(kwargs, context)
         except asyncio.CancelledError:
@@ -82,12 +79,28 @@ async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any
         except Exception as err:
             return result_line(request, written(_failure(request, tool, err), version))
         return await workers.run(_finish, request, tool, value)
-    return await workers.run(_run_sync, request, tool, kwargs, context)
+    return await workers.run(_run_sync, request, tool, arguments, context)
 
 
-def _run_sync(request: Request, tool: RegisteredTool, kwargs: dict[str, Any], context: Context) -> bytes:
+def _bind(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> dict[str, Any] | bytes:
+    """The keyword arguments of a call, or the line refusing them (in a worker thread: a big frame
+    argument is read off the event loop, within the server's ``max_frame_argument_cells``)."""
+    try:
+        with frame_cells_at_most(request.engine.max_frame_argument_cells):
+            return tool.bind(arguments)
+    except ArgumentError as err:
+        message = f"Invalid arguments for tool {tool.name}: {err}"
+        if since(request.version, "2025-11-25"):
+            return result_line(request, written(error_result(message), request.version))
+        raise RpcError(INVALID_PARAMS, message) from None
+
+
+def _run_sync(request: Request, tool: RegisteredTool, arguments: dict[str, Any], context: Context) -> bytes:
     if context.cancelled:  # cancelled while it waited for a worker: its answer is never sent
         return b""
+    kwargs = _bind(request, tool, arguments)
+    if isinstance(kwargs, bytes):
+        return kwargs
     try:
         value = tool.call_sync(kwargs, context)
     except Exception as err:

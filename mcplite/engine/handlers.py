@@ -32,6 +32,7 @@ from mcplite.engine.workers import Workers
 from mcplite.features.offer import Offer
 from mcplite.protocol.jsonrpc import RequestId
 from mcplite.protocol.messages import Implementation
+from mcplite.tools.frame_arguments import MAX_FRAME_CELLS
 from mcplite.tools.registry import ToolRegistry
 from rvalues.json import JsonOptions
 
@@ -207,7 +208,8 @@ class Engine:
     :class:`~mcplite.McpServer` facade.
 
     ``workers`` run sync tools off the event loop; ``mask_error_details``: an unexpected exception
-    in a tool reaches the client as a generic message naming the tool.
+    in a tool reaches the client as a generic message naming the tool; ``max_frame_argument_cells``
+    bounds a frame argument (rows times columns).
     """
 
     def __init__(
@@ -222,6 +224,7 @@ class Engine:
         max_message_size: int = 16 * 2**20,
         max_requests_in_flight: int = 1024,
         mask_error_details: bool = True,
+        max_frame_argument_cells: int = MAX_FRAME_CELLS,
     ) -> None:
         self.server_info = server_info
         self.handlers = handlers
@@ -231,6 +234,7 @@ class Engine:
         self.cache_ttl_ms = cache_ttl_ms
         self.max_message_size = max_message_size
         self.max_requests_in_flight = max_requests_in_flight
+        self.max_frame_argument_cells = max_frame_argument_cells
         self.offer = Offer(tools.page_size)
         """Resources, prompts, completion, subscriptions and lifespan (:mod:`mcplite.features`)."""
         self.mask_error_details = mask_error_details

@@ -98,3 +98,34 @@ def given(value: Any, with_type: bool = True) -> str:
 
 def mismatch(expected: str, value: Any, with_type: bool = True) -> Invalid:
     return Invalid(f"expected {expected}, got {given(value, with_type)}")
+
+
+R_INTEGER_MAX = 2**31 - 1
+"""The largest integer R holds (its smallest is the negative; -2**31 is R's NA)."""
+
+
+def beyond_r_integer(value: float) -> Invalid:
+    """An integer an R integer column cannot hold: its range, and what to send instead.
+
+    >>> for part in beyond_r_integer(2**31).problem.split("; "):
+    ...     print(part)
+    expected an integer from -2147483647 to 2147483647 (R's integer range), got 2147483648
+    send one within it, or null for NA
+    """
+    return Invalid(
+        f"expected an integer from -{R_INTEGER_MAX} to {R_INTEGER_MAX} (R's integer range), got "
+        f"{given(value, with_type=False)}; send one within it, or null for NA"
+    )
+
+
+def not_a_level(levels: list[str], value: Any) -> Invalid:
+    """A factor cell that is none of its levels: the levels, and what to send instead.
+
+    >>> print(not_a_level(["low", "high"], "mid").problem)
+    expected one of the levels 'low', 'high', got 'mid' (str); send one of them, or null for NA
+    """
+    listed = ", ".join(quoted(level) for level in levels[:20])
+    more = f" and {len(levels) - 20} more" if len(levels) > 20 else ""
+    return Invalid(
+        f"expected one of the levels {listed}{more}, got {given(value)}; send one of them, or null for NA"
+    )

@@ -4,6 +4,8 @@ the declared column types.
 A parameter typed ``Annotated[pd.DataFrame, mcplite.Rows(Row)]`` (or ``rv.DataFrame``) takes an array of
 row objects. An absent field, ``null`` and ``"NA"`` are NA; a double column also takes ``"NaN"``,
 ``"Inf"`` and ``"-Inf"``; dates are ``2024-05-01``, date-times ``2024-05-01 12:00:00`` (UTC) or RFC 3339.
+A frame of more cells (rows times columns) than the server's ``max_frame_argument_cells`` (in force
+through :func:`frame_cells_at_most`) is refused before any is read.
 
 >>> import dataclasses, pandas as pd
 >>> from typing import Annotated
@@ -21,17 +23,25 @@ row objects. An absent field, ``null`` and ``"NA"`` are NA; a double column also
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import rvalues as rv
 from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields
-from mcplite.tools.argument_errors import Invalid, mismatch
+from mcplite.tools.argument_errors import R_INTEGER_MAX, Invalid, beyond_r_integer, mismatch, not_a_level
 from mcplite.tools.frames import cell_shape
 from mcplite.tools.json_schemas import object_schema
 from mcplite.tools.output_schema import r_class_of, value_schema, with_forms
+
+MAX_FRAME_CELLS = 1_000_000
+"""How many cells (rows times columns) a frame argument may have by default: about 12 MiB of JSON,
+read in about a second."""
+
+_max_cells: ContextVar[int] = ContextVar("mcplite_max_frame_cells", default=MAX_FRAME_CELLS)
 
 _NA_TEXT = "NA"
 _NOT_FINITE = {"NaN": math.nan, "Inf": math.inf, "-Inf": -math.inf}
@@ -67,7 +77,9 @@ def _number(value: Any) -> float:
 
 def _integer(value: Any) -> int:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
-        return int(value)
+        if -R_INTEGER_MAX <= value <= R_INTEGER_MAX:
+            return int(value)
+        raise beyond_r_integer(value)
     raise mismatch("an integer", value)
 
 
@@ -109,12 +121,36 @@ _READERS: dict[str, tuple[Callable[[Any], Any], Callable[[list[Any]], rv.RValue]
 }
 
 
+@contextlib.contextmanager
+def frame_cells_at_most(limit: int) -> Iterator[None]:
+    """Frame arguments read in this block have at most ``limit`` cells (the server's option).
+
+    >>> with frame_cells_at_most(10):
+    ...     _max_cells.get()
+    10
+    >>> _max_cells.get() == MAX_FRAME_CELLS
+    True
+    """
+    token = _max_cells.set(limit)
+    try:
+        yield
+    finally:
+        _max_cells.reset(token)
+
+
 def rows_to_frame(shape: Shape, value: Any) -> Any:
     """The frame the rows stand for: an ``rv.DataFrame``, or a pandas one when the parameter says so."""
     if not isinstance(value, list):
         raise mismatch(shape.expected(), value)
     fields = record_fields(shape.item)
     names = [name for name, _, _ in fields]
+    limit = _max_cells.get()
+    if len(value) * len(names) > limit:
+        raise Invalid(
+            f"expected at most {limit} cells (rows times columns), the server's limit "
+            f"(max_frame_argument_cells), got {len(value)} rows of {len(names)} columns; "
+            "send fewer rows at a time"
+        )
     for i, row in enumerate(value):
         if not isinstance(row, dict):
             raise mismatch(f"a row object ({shape.item.__name__})", row).under(i)
@@ -137,7 +173,7 @@ def rows_to_frame(shape: Shape, value: Any) -> Any:
             except Invalid as exc:
                 raise exc.under(name).under(i) from None
             if levels is not None and one not in levels:
-                raise mismatch(cell.expected(), item).under(name).under(i)
+                raise not_a_level(list(levels), item).under(name).under(i)
             cells.append(one)
         column = build(cells)
         pairs.append(
