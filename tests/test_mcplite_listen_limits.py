@@ -184,4 +184,4 @@ def test_a_session_subscribes_to_at_most_its_limit_of_uris() -> None:
 )  # fmt: skip
 def test_each_limit_is_a_positive_integer(option: str) -> None:
     with pytest.raises(ValueError, match=f"McpServer: {option} must be a positive integer, not 0"):
-        mcplite.McpServer("x", **{option: 0})
+        mcplite.McpServer("x", **{option: 0})  # type: ignore[arg-type]

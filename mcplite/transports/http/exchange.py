@@ -67,7 +67,7 @@ class Inbox:
         self.closed = False
         self._backlog = backlog
         self._overflow = overflow
-        self.on_overflow: Callable[[], None] = lambda: None
+        self.on_overflow: Callable[[], object] = lambda: None
 
     def notify(self, line: bytes) -> None:
         """A notification for this request (from any thread); dropped once the response is over."""
