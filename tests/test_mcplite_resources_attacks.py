@@ -346,6 +346,29 @@ def test_unmasked_servers_send_the_details() -> None:
                 call()
 
 
+def test_a_value_that_cannot_be_sent_is_named_not_masked() -> None:
+    """What mcplite finds wrong with a returned value is its own message (as for tools), not the
+    function's exception: it is sent."""
+    server = mcplite.McpServer("values")
+
+    @server.prompt
+    def odd(kind: str) -> object:
+        """Return what is not a message."""
+        return 3
+
+    @server.completion
+    def completion(ref: dict, argument: str, value: str) -> list[object]:
+        return ["a", 3]
+
+    with Client(server, "2025-11-25") as client:
+        with pytest.raises(
+            RequestError, match="Prompt odd returned a value that cannot be sent: prompt 'odd'"
+        ):
+            client.get_prompt("odd", {"kind": "x"})
+        with pytest.raises(RequestError, match=r"list of str; it returned int \(3\) among them"):
+            client.complete({"type": "ref/prompt", "name": "odd"}, "kind", "x")
+
+
 # -- 4. sync functions run off the event loop ------------------------------------------------------
 
 

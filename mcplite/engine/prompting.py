@@ -4,7 +4,8 @@ A prompt or a completion function runs like a tool: a sync one in the server's w
 of the request's context, never started once the request is cancelled), so the event loop keeps
 serving. An unknown prompt or arguments that do not fit are invalid params; a prompt or completion
 that raises is an internal error naming it, the exception's message masked unless it is a
-``mcplite.PublicError`` (see :mod:`mcplite.tools.failures`).
+``mcplite.PublicError`` (see :mod:`mcplite.tools.failures`); a prompt's value that cannot be sent
+is one too, saying what is wrong with it.
 
 >>> [method.name for method in prompt_methods()]
 ['prompts/list', 'prompts/get']
@@ -15,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from mcplite.engine.handlers import Method, Request
@@ -25,7 +27,9 @@ from mcplite.features.listing import listing
 from mcplite.features.prompts import RegisteredPrompt
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from mcplite.tools.arguments import ArgumentError
-from mcplite.tools.failures import failure_message
+from mcplite.tools.failures import error_text, failure_message
+
+log = logging.getLogger("mcplite.server")
 
 
 def list_prompts(request: Request) -> dict[str, Any]:
@@ -63,12 +67,19 @@ async def _get(request: Request, prompt: RegisteredPrompt, kwargs: dict[str, Any
             value = await prompt.function(**kwargs)
         else:
             value = await request.engine.workers.run(functools.partial(prompt.function, **kwargs))
-        messages = prompt.messages(value)
     except asyncio.CancelledError:
         raise
     except Exception as err:
         message = failure_message(f"Prompt {prompt.name}", err, request.engine.mask_error_details)
         raise RpcError(INTERNAL_ERROR, message) from None
+    try:
+        messages = prompt.messages(value)
+    except Exception as err:  # what mcplite found wrong with the value: sent, as a tool's is
+        text = error_text(err)
+        log.warning("prompt %s returned a value that cannot be sent: %s", prompt.name, text)
+        raise RpcError(
+            INTERNAL_ERROR, f"Prompt {prompt.name} returned a value that cannot be sent: {text}"
+        ) from None
     wire: dict[str, Any] = {"messages": [message.to_wire(request.version) for message in messages]}
     if prompt.described.description is not None:
         wire = {"description": prompt.described.description, **wire}
@@ -111,25 +122,35 @@ def complete(request: Request) -> Awaitable[dict[str, Any]]:
 async def _complete(request: Request, owner: str, function: Callable[..., Any], *args: Any) -> dict[str, Any]:
     try:
         if inspect.iscoroutinefunction(function):
-            values = as_values(await function(*args), owner)
+            found = _listed(await function(*args))
         else:
-            found = await request.engine.workers.run(_call_sync, request, owner, function, args)
-            values = as_values(await found, owner) if inspect.isawaitable(found) else found
+            found = await request.engine.workers.run(_call_sync, request, function, args)
+            if inspect.isawaitable(found):
+                found = _listed(await found)
     except asyncio.CancelledError:
         raise
     except Exception as err:
-        raise RpcError(
-            INTERNAL_ERROR, failure_message(owner, err, request.engine.mask_error_details)
-        ) from None
+        message = failure_message(owner, err, request.engine.mask_error_details)
+        raise RpcError(INTERNAL_ERROR, message) from None
+    try:
+        values = as_values(found, owner)
+    except TypeError as err:  # what mcplite found wrong with the values: sent, as a tool's is
+        log.warning("%s", err)
+        raise RpcError(INTERNAL_ERROR, str(err)) from None
     return {"completion": completion_wire(values)}
 
 
-def _call_sync(request: Request, owner: str, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """A sync completion's values, read in the worker (an awaitable it returns goes back to the loop)."""
+def _call_sync(request: Request, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """A sync completion's values, listed in the worker (an awaitable it returns goes back to the loop)."""
     if request.cancelled.is_set():  # cancelled while it waited for a worker
         return []
     found = function(*args)
-    return found if inspect.isawaitable(found) else as_values(found, owner)
+    return found if inspect.isawaitable(found) else _listed(found)
+
+
+def _listed(found: Any) -> Any:
+    """An iterable of values as a list (a generator's code runs here), anything else as it is."""
+    return list(found) if isinstance(found, Iterable) and not isinstance(found, str) else found
 
 
 def prompt_methods() -> list[Method]:
