@@ -58,13 +58,13 @@ def read_filter(notifications: Any, max_uris: int | None = None) -> tuple[set[st
         if flag:
             kinds.add(kind)
     uris = notifications.get("resourceSubscriptions", [])
-    if not isinstance(uris, list) or not all(isinstance(uri, str) for uri in uris):
-        raise _invalid("notifications.resourceSubscriptions to be a list of URI strings")
-    if max_uris is not None and len(uris) > max_uris:
+    if isinstance(uris, list) and max_uris is not None and len(uris) > max_uris:
         raise _invalid(
             f"at most {max_uris} URIs in notifications.resourceSubscriptions, the server's limit "
             f"(max_uris_per_listen), not {len(uris)}; listen more than once for more"
         )
+    if not isinstance(uris, list) or not all(isinstance(uri, str) for uri in uris):
+        raise _invalid("notifications.resourceSubscriptions to be a list of URI strings")
     for i, uri in enumerate(uris):  # each is echoed in the acknowledgement: it must be sendable
         try:
             check_utf8(uri, f"notifications.resourceSubscriptions[{i}]")
