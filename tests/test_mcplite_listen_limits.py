@@ -13,7 +13,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import anyio
 import pytest
+from mcp import Client as SdkClient
+from mcp.shared.exceptions import MCPError
 
 import mcplite
 from mcplite.protocol.versions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY
@@ -103,6 +106,33 @@ def test_listens_are_bounded_per_token_and_in_all_over_http() -> None:
         wait_for(lambda: hub.streams == 0, "the listens outlived their streams")
         with listening(url, "cat", 6) as again:
             assert again["method"] == "notifications/subscriptions/acknowledged"
+
+
+def test_the_sdk_client_reads_a_refused_listen_as_the_error_naming_the_limit() -> None:
+    """The official client's ``listen`` raises the refusal (it awaits the acknowledgement first),
+    and listens again once the first is over."""
+    server = limited_server(max_listens=1)
+
+    async def two_listens(url: str) -> tuple[MCPError, bool]:
+        async with SdkClient(url, mode=MODERN, read_timeout_seconds=TIMEOUT) as client:  # type: ignore[arg-type]
+            with anyio.fail_after(TIMEOUT):
+                async with client.listen(resources_list_changed=True) as first:
+                    assert first.honored.resources_list_changed
+                    with pytest.raises(MCPError) as refused:
+                        async with client.listen(tools_list_changed=True):
+                            pass
+                await anyio.sleep(0)
+                for _ in range(200):  # the server hears the first stream close
+                    if not server.engine.offer.subscriptions.streams:
+                        break
+                    await anyio.sleep(0.02)
+                async with client.listen(tools_list_changed=True) as again:
+                    return refused.value, bool(again.honored.tools_list_changed)
+
+    with served(server.asgi_app()) as base:
+        refusal, listened_again = anyio.run(two_listens, base + "/mcp")
+    assert refusal.error.code == -32603 and "(max_listens)" in refusal.error.message
+    assert listened_again
 
 
 def test_a_client_that_stops_reading_has_its_listen_ended_with_an_error_naming_the_limit() -> None:
