@@ -45,6 +45,11 @@ OTHER: dict[str, Any] = {
     "keep_vec_names": True,
     "always_decimal": True,
     "rownames": True,
+    "utc": True,
+    "time_format": "%H:%M",
+    "json_verbatim": True,
+    "no_dots": True,
+    "digits_secs": 3,
 }
 
 
@@ -88,6 +93,8 @@ VALUE = rv.r_list(
     n=rv.NULL,
     v=rv.c(a=1.0, b=2.0),
     t=rv.as_posixct(["1970-01-01 00:00:00"], tz="UTC"),
+    u=rv.as_posixct(["1970-01-01 00:00:00.5"], tz="Europe/Berlin"),  # utc and digits_secs show here
+    **{"s.json": rv.Character(["[1]"], {"class": "json"})},  # json_verbatim and no_dots show here
 )
 
 

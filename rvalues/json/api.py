@@ -82,6 +82,11 @@ def to_json(
     keep_vec_names: bool = False,
     always_decimal: bool = False,
     rownames: bool | None = None,
+    utc: bool = False,
+    time_format: str | None = None,
+    json_verbatim: bool = False,
+    no_dots: bool = False,
+    digits_secs: int | None = None,
 ) -> str:
     """jsonlite 1.8.4's ``toJSON(x, ...)``, byte for byte; the options are :class:`JsonOptions`'.
 

@@ -18,6 +18,7 @@ from rvalues.format.datetime import (
     join_pieces,
     unshown_text,
 )
+from rvalues.format.strftime import posixct_fields, r_strftime
 from rvalues.format.timezones import tzone_of
 from rvalues.json.atomic import (
     array_text,
@@ -32,13 +33,14 @@ from rvalues.json.context import Ctx, prefix_tokens
 from rvalues.json.factor_cells import factor_codes, level_labels
 from rvalues.json.frames import encode_frame
 from rvalues.json.options import JsonliteError
-from rvalues.json.posixlt import posixlt_seconds, posixlt_text
+from rvalues.json.posixlt import posixlt_fields, posixlt_seconds, posixlt_text
 from rvalues.json.strings import escape_array
-from rvalues.json.time_cells import coded_cell, quoted_pieces
+from rvalues.json.time_cells import coded_cell, quoted_pieces, time_options_set
 from rvalues.model.build import build
 from rvalues.model.classes import implicit_class
 from rvalues.model.elements import INT_MAX
 from rvalues.model.frames import automatic_row_names
+from rvalues.model.strings import shorten
 from rvalues.na import NA_INTEGER, NA_REAL
 
 
@@ -121,7 +123,8 @@ def _int_days(data: np.ndarray) -> np.ndarray:
 
 
 def encode_posixt(x: Any, ctx: Ctx) -> Any:
-    """POSIXt="string"/"ISO8601" (in the value's zone), "epoch" (ms) or "mongo" ({"$date": ms})."""
+    """POSIXt="string"/"ISO8601" (in the value's zone, or UTC with ``utc``; ``time_format``
+    instead when given), "epoch" (ms) or "mongo" ({"$date": ms})."""
     if x.r_type == "list":
         seconds, tzone = posixlt_seconds(x)
         names = None
@@ -132,6 +135,10 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
         return _mongo(seconds, ctx.but(prefix=None, list_tokens=False), names)
     if ctx.posixt == "epoch":
         return ctx.encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
+    if time_options_set(ctx):
+        fields = posixlt_fields(x) if x.r_type == "list" else posixct_fields(seconds, "UTC" if ctx.utc else tzone)
+        text = r_strftime(fields, time_format(ctx), ctx.digits_secs)
+        return ctx.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
     if x.r_type == "list":
         text = posixlt_text(x, ctx.posixt)
     elif not (ctx.keep_vec_names and names is not None and len(names.data)):
@@ -139,6 +146,21 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
     else:
         text = format_posixct(seconds, tzone, ctx.posixt)
     return ctx.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
+
+
+def time_format(ctx: Ctx) -> str:
+    """The format jsonlite's POSIXt method hands to ``format()``: ``time_format``, else the one
+    ``POSIXt`` (and ``UTC``) pick; a time_format that is not a str is R's error."""
+    fmt = ctx.time_format
+    if fmt is None:
+        if ctx.posixt == "string":
+            return ""
+        return "%Y-%m-%dT%H:%M:%SZ" if ctx.utc else "%Y-%m-%dT%H:%M:%S"
+    if not isinstance(fmt, str):
+        error = JsonliteError("invalid 'format' argument")
+        error.add_note(f"time_format must be a str such as '%Y-%m-%dT%H:%M:%S%z', not {shorten(fmt)}")
+        raise error
+    return fmt
 
 
 def _posixct_strings(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> Any:

@@ -70,6 +70,11 @@ class Ctx(NamedTuple):
     keep_vec_names: bool
     always_decimal: bool
     rownames: bool | None
+    utc: bool
+    time_format: str | None
+    json_verbatim: bool
+    no_dots: bool
+    digits_secs: int | None
     # JsonOptions.digits and .pretty, as the encoders use them
     precision: int | None
     use_signif: bool

@@ -22,7 +22,7 @@ from rvalues.json.atomic import (
     encode_raw,
 )
 from rvalues.json.classed import encode_date, encode_factor, encode_posixt
-from rvalues.json.context import PREFIX_AWARE, Ctx
+from rvalues.json.context import PREFIX_AWARE, Ctx, token_array
 from rvalues.json.frames import encode_frame
 from rvalues.json.lists import encode_list, encode_null
 from rvalues.json.methods import BUILTIN, METHODS, Method
@@ -66,6 +66,8 @@ def _typed(kind: tuple[str, ...], method: Callable[[RValue, Ctx], Any]) -> Calla
 def _json(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
     if x.r_type != "character":
         return _any(x, ctx, cls)
+    if ctx.json_verbatim:  # the text itself, one token per element (NA stays NA)
+        return token_array(x.data.tolist())
     return encode(build("character", x.data), ctx)
 
 

@@ -173,14 +173,14 @@ def encode_frame_columns(
         except RValueError as err:
             failed = next((j for j, c in enumerate(columns) if _fails(c, child)), None)
             if failed is not None and has_names and names is not None:
-                _note_column(err, object_keys(names)[failed], failed)
+                _note_column(err, object_keys(names, ctx.no_dots)[failed], failed)
             raise
     oldna = None if na is None or na == "NA" else na
     if ctx.dataframe == "rows" and has_names:
         na = "NA" if na is None else na
     if not nrow:
         return collapse([], inner=False, indent=ctx.indent) if ctx.collapse else np.array([], dtype=object)
-    keys = object_keys(names) if names is not None else []
+    keys = object_keys(names, ctx.no_dots) if names is not None else []
     cell_ctx = ctx.but(collapse=False, na=na, oldna=oldna, indent=ctx.plus(ctx.indent), keep_vec_names=False)
     if ctx.collapse:
         ready = [c if type(c) in _READY else _row_cells(c, ctx) for c in columns]

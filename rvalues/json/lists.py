@@ -21,20 +21,21 @@ def encode_null(ctx: Ctx) -> str:
     return "null" if ctx.null == "null" else "{}"
 
 
-def object_keys(names: Sequence[str | None]) -> list[str]:
-    """Escaped, cleaned object keys (remembered for the few name sets a server writes again and again)."""
-    key = tuple(names)
+def object_keys(names: Sequence[str | None], no_dots: bool = False) -> list[str]:
+    """Escaped, cleaned object keys (remembered for the few name sets a server writes again and
+    again); ``no_dots``: jsonlite's, dots become underscores."""
+    key = (no_dots, *names)
     keys = _KEYS.get(key)
     if keys is None:
-        keys = escape_array(np.array(cleannames(names), dtype=object)).tolist()
-        if len(key) <= 64:
+        keys = escape_array(np.array(cleannames(names, no_dots), dtype=object)).tolist()
+        if len(names) <= 64:
             if len(_KEYS) >= 1024:
                 _KEYS.clear()
             _KEYS[key] = keys
     return list(keys)
 
 
-_KEYS: dict[tuple[str | None, ...], list[str]] = {}
+_KEYS: dict[tuple[bool | str | None, ...], list[str]] = {}
 
 
 def encode_list(elements: Sequence[Any], names: Sequence[str | None] | None, ctx: Ctx) -> Any:
@@ -56,7 +57,7 @@ def encode_list(elements: Sequence[Any], names: Sequence[str | None] | None, ctx
     if names is not None:
         if not ctx.collapse:
             warnings.warn("collapse=FALSE called for named list.", UserWarning, stacklevel=2)
-        return collapse_object(object_keys(names), tokens, ctx.indent)
+        return collapse_object(object_keys(names, ctx.no_dots), tokens, ctx.indent)
     if ctx.collapse:
         return collapse(tokens, inner=False, indent=ctx.indent)
     return np.array(tokens, dtype=object)

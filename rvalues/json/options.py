@@ -118,6 +118,18 @@ def _rownames(value: Any) -> bool | None:
     raise RValueError(f"rownames must be True, False or None, not {shorten(value)}")
 
 
+def _digits_secs(value: Any) -> int | None:
+    """R's ``options(digits.secs = n)``: None (unset) or a whole number of decimals for seconds."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise RValueError(
+            f"digits_secs must be None or a whole number of decimals (R's options(digits.secs)), "
+            f"not {shorten(value)}"
+        )
+    return int(value)
+
+
 def _pretty(value: Any) -> bool | int | float:
     if isinstance(value, bool) or value is None:
         return bool(value)
@@ -129,13 +141,19 @@ def _pretty(value: Any) -> bool | int | float:
     raise RValueError(f"pretty must be True, False or a number of spaces, not {shorten(value)}")
 
 
+_JSONLITE_NAMES = {"Date": "date", "POSIXt": "posixt", "UTC": "utc", "digits.secs": "digits_secs"}
+"""jsonlite's (and R's) argument names that are not JsonOptions' own."""
+
+
 @attrs.frozen
 class JsonOptions:
     """Every argument of ``toJSON`` (jsonlite 1.8.4), with jsonlite's defaults and checks: the one
     declaration that ``to_json``'s keywords and ``Ctx`` follow (a test holds them to it).
 
     ``na=None`` is jsonlite's "not given" (each class's own default); ``digits=None`` is ``NA``
-    (15 significant digits); ``digits=signif(n)`` is ``I(n)``.
+    (15 significant digits); ``digits=signif(n)`` is ``I(n)``. ``utc``, ``time_format``,
+    ``json_verbatim`` and ``no_dots`` are the arguments jsonlite passes on to its methods (``UTC``
+    ...); ``digits_secs`` is R's ``options(digits.secs)``, which ``format()`` of date-times reads.
 
     >>> JsonOptions(na="str").na
     'string'
@@ -157,6 +175,12 @@ class JsonOptions:
     keep_vec_names: bool = attrs.field(default=False, converter=_is_true)
     always_decimal: bool = attrs.field(default=False, converter=_is_true)
     rownames: bool | None = attrs.field(default=None, converter=_rownames)
+    utc: bool = attrs.field(default=False, converter=_is_true)
+    # any value, as R takes it: a non-str is jsonlite's error when a date-time is written
+    time_format: str | None = attrs.field(default=None)
+    json_verbatim: bool = attrs.field(default=False, converter=_is_true)
+    no_dots: bool = attrs.field(default=False, converter=_is_true)
+    digits_secs: int | None = attrs.field(default=None, converter=_digits_secs)
 
     @property
     def precision(self) -> int | None:
@@ -178,7 +202,7 @@ class JsonOptions:
         """
         out: dict[str, Any] = {}
         for name, value in args.items():
-            key = {"Date": "date", "POSIXt": "posixt"}.get(name, name)
+            key = _JSONLITE_NAMES.get(name, name)
             if isinstance(value, dict) and set(value) == {"I"}:
                 value = Signif(value["I"])
             out[key] = value

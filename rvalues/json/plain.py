@@ -198,7 +198,7 @@ def _dict_group(
     for key in keys:
         column = [d[key] for d in dicts]
         columns.append(_tokens(column, ctx, leaf, _keyed(where, key), depth + 1))
-    fields = [k.replace("%", "%%") + ":%s" for k in object_keys(list(keys))]
+    fields = [k.replace("%", "%%") + ":%s" for k in object_keys(list(keys), ctx.no_dots)]
     return format_many("{" + ",".join(fields) + "}", *columns)
 
 

@@ -1,4 +1,5 @@
-"""POSIXlt values (a list of broken-down time fields) for the encoders: as seconds, or as text."""
+"""POSIXlt values (a list of broken-down time fields) for the encoders: as seconds, as text, or
+as the fields ``format()`` reads."""
 
 from __future__ import annotations
 
@@ -6,7 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.format.datetime import TWO_DIGITS, days_from_civil, utc_offsets, ymd
+from rvalues.format.datetime import (
+    TWO_DIGITS,
+    _abbreviations,
+    days_from_civil,
+    unshown_text,
+    utc_offsets,
+    ymd,
+)
+from rvalues.format.strftime import TimeFields
 from rvalues.format.timezones import tzone_of
 
 
@@ -60,3 +69,33 @@ def posixlt_text(x: Any, style: str) -> np.ndarray:
     )
     out[ok] = np.strings.add(np.strings.add(date, "T" if style == "ISO8601" else " "), hms).astype(object)
     return out
+
+
+def posixlt_fields(x: Any) -> TimeFields:
+    """The broken-down times of a POSIXlt value as ``format(<POSIXlt>)`` reads them: its own
+    fields (``tz`` is not an argument of R's ``format.POSIXlt``, so jsonlite's ``UTC`` does not
+    move them); the zone and offset from its ``zone`` and ``gmtoff`` fields, else from its tzone."""
+    fields = dict(zip(x.keys(), x.data))
+
+    def col(name: str) -> np.ndarray:
+        return np.asarray(fields[name].data, dtype=np.float64)
+
+    sec = col("sec")
+    ints = {name: col(name) for name in ("min", "hour", "mday", "mon", "year", "wday", "yday", "isdst")}
+    finite = np.isfinite(sec)
+    for values in ints.values():
+        finite &= np.isfinite(values)
+    unshown = unshown_text(sec)  # a missing field other than sec is NA
+    unshown[np.isfinite(sec) & ~finite] = None
+    seconds, tzone = posixlt_seconds(x)
+    whole = np.floor(np.where(finite, seconds, 0)).astype(np.int64)[finite]
+    if "gmtoff" in fields and not np.isnan(col("gmtoff")[finite]).any():
+        gmtoff = col("gmtoff")[finite].astype(np.int64)
+    else:
+        gmtoff = utc_offsets(whole, tzone)
+    if "zone" in fields:
+        zone = [z or "" for z in np.asarray(fields["zone"].data, dtype=object)[finite].tolist()]
+    else:
+        zone = _abbreviations(whole, tzone).tolist() if len(whole) else []
+    shown = {name: values[finite].astype(np.int64) for name, values in ints.items()}
+    return TimeFields(shown=finite, unshown=unshown, sec=sec[finite], zone=zone, gmtoff=gmtoff, **shown)

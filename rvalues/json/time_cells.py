@@ -47,6 +47,12 @@ def quoted_pieces(seconds: np.ndarray, tzone: str | None, ctx: Ctx) -> tuple[np.
     return shown, pieces
 
 
+def time_options_set(ctx: Ctx) -> bool:
+    """Whether ``utc``, ``time_format`` or ``digits_secs`` is set: date-times then take the general
+    formatter (:mod:`rvalues.format.strftime`), not the fast paths here nor the compiled writer."""
+    return ctx.utc or ctx.time_format is not None or ctx.digits_secs is not None
+
+
 def date_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
     """A Date column's cells (data-frame rows) for the compiled writer, or None."""
     if ctx.date == "epoch" or x.r_type != "double":
@@ -58,7 +64,7 @@ def posixct_cell(x: Any, ctx: Ctx) -> compiled.Cell | None:
     """A POSIXct column's cells (data-frame rows) for the compiled writer: its text as coded pieces,
     written without a string per element; a few elements as their texts (which need no escaping).
     None where ``encode_posixt`` takes another way."""
-    if x.r_type == "list" or ctx.posixt in ("mongo", "epoch"):
+    if x.r_type == "list" or ctx.posixt in ("mongo", "epoch") or time_options_set(ctx):
         return None
     seconds = np.asarray(x.data, dtype=np.float64)
     tzone = tzone_of(x.attributes)
