@@ -50,6 +50,8 @@ from typing import Any
 import httpx2
 import numpy as np
 
+from mcplite.payload.rjson import options_in_force
+
 # MCPServer's constructor sets the root logger to INFO, which would log every request httpx2 makes here
 logging.getLogger("httpx2").setLevel(logging.WARNING)
 
@@ -312,7 +314,8 @@ async def in_process_content(server: str, tool: str, arguments: dict[str, Any], 
     module = server_module(server)
     if server == "mcplite":
         value = getattr(module, tool)(**arguments)
-        return module.server.get_tool(tool).to_result(value).to_wire(version)["content"]
+        result = module.server.get_tool(tool).to_result(value, options_in_force())
+        return result.to_wire(version)["content"]
     result = await module.server.call_tool(tool, arguments)
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)["content"]
 

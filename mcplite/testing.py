@@ -331,7 +331,9 @@ class Client(FeatureRequests):
         registered = self._engine.tools.get(name)
         if registered is None or result.is_error or not can_validate():
             return result
-        schema = project_tool(registered.listed(options_in_force()), self.protocol_version).output_schema
+        # a typed tool's schema follows the payload options (read only then, as the request did)
+        listed = registered.tool if registered.returns is None else registered.listed(options_in_force())
+        schema = project_tool(listed, self.protocol_version).output_schema
         if schema is None:
             return result
         if result.structured_content is ABSENT:

@@ -4,7 +4,8 @@ An ASGI app factory, for ``uvicorn --factory --workers 2 --app-dir benchmarks/se
 mcplite_http_app:app``: one app serves both eras, stateless 2026-07-28 requests and legacy
 sessions opened by ``initialize``.
 
->>> server.get_tool("add").to_result(add(1, 2)).content[0].text
+>>> from mcplite.payload.rjson import options_in_force
+>>> server.get_tool("add").to_result(add(1, 2), options_in_force()).content[0].text
 '3'
 """
 
