@@ -1,6 +1,8 @@
 """stdio answers are written by a thread of their own: a client that does not read its stdout
-holds up no other work, and what waits for it is bounded (``MAX_UNWRITTEN``: past it the session
-ends, with a log line that says why).
+holds up no other work, and what waits is bounded (``MAX_UNWRITTEN``: past it the session ends,
+with a log line that says why). That one that writes on without reading finds its writes waiting
+(the server reads no more while ``PAUSE_ABOVE`` bytes wait) is tests/test_server_attacks.py's
+``test_a_client_that_writes_faster_than_it_reads_cannot_grow_the_server``.
 
 Each test drives a real server process (tests/servers/unread.py) over pipes; every wait has a
 deadline and the process is killed at teardown.
@@ -8,6 +10,7 @@ deadline and the process is killed at teardown.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -94,12 +97,13 @@ def initialized(proc: subprocess.Popen[bytes]) -> None:
 def test_a_client_that_does_not_read_holds_up_no_other_call(start: Any, tmp_path: Path) -> None:
     proc = start()
     initialized(proc)
-    send(proc, b"".join(call(i, "big", {"size": ANSWER}) for i in range(1, 9)))
     marked = tmp_path / "marked"
-    time.sleep(0.5)  # the answers are written (a server writing on its event loop is stuck by now)
-    # stdout is never read: 2 MiB of answers wait, and a call sent now is handled all the same
-    send(proc, call(9, "mark", {"path": str(marked)}))
-    wait_for(marked.exists, "call handled while the answers before it wait to be read")
+    # an async tool waits on the event loop while eight answers of 256 KiB are written to a stdout
+    # nobody reads (a server writing on its event loop would be stuck in the second one)
+    calls = [call(1, "mark_after", {"path": str(marked), "delay": 0.5})]
+    calls += [call(i, "big", {"size": ANSWER}) for i in range(2, 10)]
+    send(proc, b"".join(calls))
+    wait_for(marked.exists, "call finished while the answers before it wait to be read")
     assert proc.poll() is None
 
 
@@ -128,13 +132,28 @@ def test_a_client_that_stopped_reading_ends_the_session_once_the_limit_is_passed
     stderr = bytearray()
     assert proc.stderr is not None
     threading.Thread(target=lambda: stderr.extend(proc.stderr.read()), daemon=True).start()  # type: ignore[union-attr]
-    send(proc, handshake())
-    for i in range(1, 2 * limit // ANSWER + 8):  # past the limit, and past the pipe's buffer
-        try:
-            send(proc, call(i, "big", {"size": ANSWER}))
-        except BrokenPipeError:  # the server has gone already
-            break
+    # eight calls read at once: their 2 MiB of answers pass the limit, and nobody reads them
+    send(proc, handshake() + b"".join(call(i, "big", {"size": ANSWER}) for i in range(1, 9)))
     wait_for(lambda: proc.poll() is not None, "end of the session")
     wait_for(lambda: b"stopped reading" in stderr, "log line")
     text = stderr.decode(errors="replace")
     assert "stdout: the client has not read" in text and f"(MAX_UNWRITTEN is {limit})" in text, text
+
+
+def test_the_stdin_reader_thread_waits_while_answers_wait_unread() -> None:
+    from mcplite.transports.stdio import _read_messages
+
+    stream = io.BytesIO(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n' * 10)
+    handed: list[bytes] = []
+    room, ended = threading.Event(), threading.Event()
+    reader = threading.Thread(
+        target=_read_messages,
+        args=(stream, 1 << 20, handed.append, lambda size: None, ended.set, threading.Semaphore(64), room),
+        daemon=True,
+    )
+    reader.start()
+    time.sleep(0.2)
+    assert handed == [] and not ended.is_set()  # the client has not read what waits: nothing read
+    room.set()
+    reader.join(5)
+    assert len(handed) == 10 and ended.is_set()

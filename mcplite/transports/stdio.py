@@ -39,9 +39,13 @@ log = logging.getLogger("mcplite.server")
 _CHUNK = 1 << 16
 MAX_WAITING = 64
 """Messages read from stdin and not yet handled by the server, at most."""
+PAUSE_ABOVE = 256 << 10
+"""Bytes of answers and notifications waiting for the client to read them above which no more
+messages are read from stdin (256 KiB), until a quarter of that waits: a client that writes faster
+than it reads finds its writes waiting, as the server's answers do."""
 MAX_UNWRITTEN = 64 << 20
-"""Bytes of answers and notifications waiting for the client to read them, at most (64 MiB): past
-this, the client is taken to have stopped reading and the session ends."""
+"""Bytes waiting for the client to read them, at most (64 MiB): the calls in flight when reading
+paused write on, and past this the client is taken to have stopped reading: the session ends."""
 
 
 class _Output:
@@ -49,15 +53,21 @@ class _Output:
 
     ``write`` never blocks (it is called on the event loop, and from worker threads): a line waits
     in a queue until the writer thread has written the lines before it. A client that reads slowly
-    holds up nobody; one that stops reading leaves at most ``limit`` bytes waiting (one line over
-    the limit is taken when nothing waits), and past that the session ends with a log line saying
-    so, as it ends when the client closes its end.
+    holds up nobody. Above ``PAUSE_ABOVE`` bytes waiting, ``room`` is cleared and ``on_room(False)``
+    called (the server stops reading requests), and once a quarter of that waits, set again with
+    ``on_room(True)``. At most ``MAX_UNWRITTEN`` bytes wait (one line over it is taken when nothing
+    waits); past that the session ends with a log line saying so, as it ends when the client
+    closes its end.
     """
 
-    def __init__(self, fd: int, on_broken: Callable[[], None], limit: int | None = None) -> None:
+    def __init__(self, fd: int, on_broken: Callable[[], None]) -> None:
         self._fd = os.dup(fd)  # the writer's own: never closed under a write the thread is blocked in
         self._on_broken = on_broken
-        self.limit = MAX_UNWRITTEN if limit is None else limit
+        self.limit = MAX_UNWRITTEN
+        self.pause_above = PAUSE_ABOVE
+        self.room = threading.Event()
+        self.room.set()
+        self.on_room: Callable[[bool], None] = lambda has_room: None
         self._lines: collections.deque[bytes] = collections.deque()
         self._waiting = 0  # bytes queued, the line being written included
         self._changed = threading.Condition()
@@ -79,6 +89,9 @@ class _Output:
                 return
             self._lines.append(data)
             self._waiting += len(data)
+            if self._waiting > self.pause_above and self.room.is_set():
+                self.room.clear()
+                self.on_room(False)
             self._changed.notify_all()
 
     def _break(self, level: int, why: str) -> None:
@@ -87,6 +100,7 @@ class _Output:
         self._lines.clear()
         log.log(level, "stdout: %s", why)
         self._on_broken()
+        self.room.set()  # nothing waits to be read any more: a reader thread must not wait for it
         self._changed.notify_all()
 
     def _write_lines(self) -> None:
@@ -111,6 +125,9 @@ class _Output:
                     break
                 self._lines.popleft()
                 self._waiting -= len(data)
+                if not self.room.is_set() and self._waiting <= self.pause_above // 4:
+                    self.room.set()
+                    self.on_room(True)
                 self._changed.notify_all()
         os.close(self._fd)
 
@@ -196,11 +213,13 @@ def _read_messages(
     on_oversize: Callable[[int], None],
     on_eof: Callable[[], None],
     slots: threading.Semaphore,
+    room: threading.Event | None = None,
 ) -> None:
     """Read lines in a thread until end of input (where stdin cannot be watched by the event loop).
 
     Each line (and each oversize report) takes one of ``slots`` before it is handed on, and the
-    handler gives it back: reading waits while the server is behind.
+    handler gives it back: reading waits while the server is behind, and while ``room`` (when
+    given) is clear: the client has not read the answers waiting for it.
     """
 
     def line(data: bytes) -> None:
@@ -214,6 +233,8 @@ def _read_messages(
     lines = _Lines(limit)
     try:
         while True:
+            if room is not None:
+                room.wait()
             data = stream.read1(_CHUNK) if hasattr(stream, "read1") else stream.read(_CHUNK)
             if not data:
                 break
@@ -225,6 +246,72 @@ def _read_messages(
         on_eof()
 
 
+class _Watch:
+    """Lines read on the event loop itself, as stdin becomes readable (see :func:`_watch`)."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        fd: int,
+        limit: int,
+        on_line: Callable[[bytes], None],
+        on_oversize: Callable[[int], None],
+        on_eof: Callable[[], None],
+    ) -> None:
+        self._loop = loop
+        self._fd = fd
+        self._was_blocking = os.get_blocking(fd)
+        self._lines = _Lines(limit)
+        self._on_line = on_line
+        self._on_oversize = on_oversize
+        self._on_eof = on_eof
+        self._over = False
+
+    def start(self) -> bool:
+        """Watch stdin; False where it cannot be watched (a regular file, or no readers)."""
+        os.set_blocking(self._fd, False)
+        try:
+            self._loop.add_reader(self._fd, self._readable)
+        except (OSError, ValueError, NotImplementedError):
+            self._restore()
+            return False
+        return True
+
+    def set_reading(self, has_room: bool) -> None:
+        """Read no more (``has_room`` False) until told again (True): the answers wait unread."""
+        if self._over:
+            return
+        if has_room:
+            self._loop.add_reader(self._fd, self._readable)
+        else:
+            self._loop.remove_reader(self._fd)
+
+    def stop(self) -> None:
+        if not self._over:
+            self._over = True
+            self._loop.remove_reader(self._fd)
+            self._restore()
+
+    def _restore(self) -> None:
+        with contextlib.suppress(OSError):
+            os.set_blocking(self._fd, self._was_blocking)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self._fd, _CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as err:  # stdin closed under us
+            log.info("stdin closed (%s)", err)
+            data = b""
+        if data:
+            _hand_on(self._lines.feed(data), self._on_line, self._on_oversize)
+            return
+        self.stop()
+        _hand_on(self._lines.finish(), self._on_line, self._on_oversize)
+        self._on_eof()
+
+
 def _watch(
     loop: asyncio.AbstractEventLoop,
     stream: BinaryIO,
@@ -232,49 +319,20 @@ def _watch(
     on_line: Callable[[bytes], None],
     on_oversize: Callable[[int], None],
     on_eof: Callable[[], None],
-) -> Callable[[], None] | None:
+) -> _Watch | None:
     """Read lines on the event loop itself, as stdin becomes readable: no thread hands each
     message over (one wake-up less per call). The server handles what it read before it reads
-    more, so nothing is read ahead. Returns how to stop watching, or None where stdin cannot be
-    watched (only pipes and sockets are: not a file, a terminal, a stream without a descriptor, or
-    an event loop without readers)."""
+    more, so nothing is read ahead. Returns the watch (to pause or stop it), or None where stdin
+    cannot be watched (only pipes and sockets are: not a file, a terminal, a stream without a
+    descriptor, or an event loop without readers)."""
     try:
         fd = stream.fileno()
         if not stat.S_ISFIFO(os.fstat(fd).st_mode) and not stat.S_ISSOCK(os.fstat(fd).st_mode):
             return None  # a file or a terminal: read by a thread, its blocking mode left alone
-        was_blocking = os.get_blocking(fd)
-        os.set_blocking(fd, False)
+        watch = _Watch(loop, fd, limit, on_line, on_oversize, on_eof)
+        return watch if watch.start() else None
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         return None
-    lines = _Lines(limit)
-
-    def stop() -> None:
-        loop.remove_reader(fd)
-        with contextlib.suppress(OSError):
-            os.set_blocking(fd, was_blocking)
-
-    def readable() -> None:
-        try:
-            data = os.read(fd, _CHUNK)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError as err:  # stdin closed under us
-            log.info("stdin closed (%s)", err)
-            data = b""
-        if data:
-            _hand_on(lines.feed(data), on_line, on_oversize)
-            return
-        stop()
-        _hand_on(lines.finish(), on_line, on_oversize)
-        on_eof()
-
-    try:
-        loop.add_reader(fd, readable)
-    except (OSError, ValueError, NotImplementedError):  # not pollable (a regular file), or no readers
-        with contextlib.suppress(OSError):
-            os.set_blocking(fd, was_blocking)
-        return None
-    return stop
 
 
 async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdown_grace: float) -> None:
@@ -325,10 +383,12 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals
             pass
     await engine.offer.lifespan.start()  # entered before the first message is read
-    stop_watching = _watch(
+    watch = _watch(
         loop, stream, engine.max_message_size, connection.receive, connection.reject_oversize, eof.set
     )
-    if stop_watching is None:
+    if watch is not None:
+        output.on_room = threadsafe(watch.set_reading)
+    else:
         reader = threading.Thread(
             target=_read_messages,
             args=(
@@ -338,6 +398,7 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
                 threadsafe(reject),
                 threadsafe(eof.set),
                 slots,
+                output.room,
             ),
             name="mcplite-stdin",
             daemon=True,
@@ -353,8 +414,8 @@ async def serve_connection(engine: Engine, stream: BinaryIO, out_fd: int, shutdo
         connection.cancel_all()
         await connection.close(0)
     finally:
-        if stop_watching is not None and not eof.is_set():
-            stop_watching()
+        if watch is not None:
+            watch.stop()
         for number in signals:
             loop.remove_signal_handler(number)
         await engine.offer.lifespan.stop()

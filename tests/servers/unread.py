@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -21,8 +22,10 @@ def big(size: int) -> str:
 
 
 @server.tool
-def mark(path: str) -> str:
-    """Creates the file ``path``: proof that the server handled this call."""
+async def mark_after(path: str, delay: float) -> str:
+    """Waits ``delay`` seconds on the event loop, then creates the file ``path``: proof that the
+    event loop went on serving meanwhile."""
+    await asyncio.sleep(delay)
     Path(path).touch()
     return "marked"
 
