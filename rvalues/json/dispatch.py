@@ -30,6 +30,7 @@ from rvalues.json.options import JsonliteError, JsonOptions
 from rvalues.model.base import RValue
 from rvalues.model.build import build
 from rvalues.model.classes import implicit_class, r_class
+from rvalues.model.coerce import as_type
 from rvalues.model.vectors import Vector
 
 
@@ -64,11 +65,16 @@ def _typed(kind: tuple[str, ...], method: Callable[[RValue, Ctx], Any]) -> Calla
 
 
 def _json(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
-    if x.r_type != "character":
+    """``as.character(x)`` as a string, or with ``json_verbatim`` as JSON text itself."""
+    if x.r_type == "character":
+        text = build("character", x.data)
+    elif isinstance(x, Vector):  # jsonlite's method takes any vector of class json
+        text = as_type(x, "character")
+    else:
         return _any(x, ctx, cls)
-    if ctx.json_verbatim:  # the text itself, one token per element (NA stays NA)
-        return token_array(x.data.tolist())
-    return encode(build("character", x.data), ctx)
+    if ctx.json_verbatim:  # one token per element (NA stays NA)
+        return token_array(text.data.tolist())
+    return encode(text, ctx)
 
 
 def _ts(x: RValue, ctx: Ctx, cls: tuple[str, ...]) -> Any:
