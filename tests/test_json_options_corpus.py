@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
+import cattrs
 import numpy as np
 import pytest
 
@@ -34,6 +36,10 @@ ZONE = "Europe/Berlin"
 
 # R reports an error raised while computing asJSON's argument with this before jsonlite's message
 DISPATCH = "error in evaluating the argument 'x' in selecting a method for function 'asJSON': "
+
+OPTION_SETS_AS_KEYWORDS = {
+    name: attrs.asdict(JsonOptions.from_jsonlite(args), recurse=False) for name, args in OPTION_SETS.items()
+}
 
 PAIRS = [
     pytest.param(case, out, id=f"{case['id']}-{out['options']}") for case in CASES for out in case["outputs"]
@@ -85,6 +91,16 @@ def test_a_large_frame_with_time_options_is_its_elements_one_by_one() -> None:
     whole = rv.to_json(frame, utc=True, posixt="ISO8601", digits_secs=2)
     ones = [rv.to_json(rv.Double([s], kolkata), utc=True, posixt="ISO8601", digits_secs=2) for s in seconds]
     assert whole == "[" + ",".join('{"t":' + text[1:-1] + "}" for text in ones) + "]"
+
+
+@pytest.mark.usefixtures("berlin")
+@pytest.mark.parametrize("name", ["everything", "no_dots", "verbatim", "digits_secs_3", "format_fields_utc"])
+def test_the_hooks_take_the_options_too(name: str) -> None:
+    # a cattrs converter with register_hooks unstructures to what R wrote, read back
+    for case in CASES[18:20] + CASES[26:27]:  # a list of date-times and dotted names, a frame, json
+        expected = next(out for out in case["outputs"] if out["options"] == name)
+        converter = rv.register_hooks(cattrs.Converter(), OPTION_SETS_AS_KEYWORDS[name])
+        assert converter.unstructure(rv.from_description(case["value"])) == json.loads(expected["json"])
 
 
 def test_time_format_error_names_what_is_expected() -> None:

@@ -136,7 +136,9 @@ def encode_posixt(x: Any, ctx: Ctx) -> Any:
     if ctx.posixt == "epoch":
         return ctx.encode(_double(epoch_ms(seconds), names), ctx.but(always_decimal=False))
     if time_options_set(ctx):
-        fields = posixlt_fields(x) if x.r_type == "list" else posixct_fields(seconds, "UTC" if ctx.utc else tzone)
+        fields = (
+            posixlt_fields(x) if x.r_type == "list" else posixct_fields(seconds, "UTC" if ctx.utc else tzone)
+        )
         text = r_strftime(fields, time_format(ctx), ctx.digits_secs)
         return ctx.encode(character_from(text, names), ctx.but(always_decimal=False, prefix=None))
     if x.r_type == "list":
