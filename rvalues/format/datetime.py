@@ -182,7 +182,7 @@ def _each_instant(seconds: np.ndarray, tz: Any, read: Any) -> np.ndarray:
     return values[inverse]  # type: ignore[no-any-return]
 
 
-def _abbreviations(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
+def zone_abbreviations(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
     """The zone abbreviation R prints after each date-time (``usetz``), e.g. "EST"."""
     abbreviation = utc_abbreviation(tzone or local_zone_name())
     if abbreviation is not None:
@@ -248,7 +248,7 @@ def posixct_pieces(
     >>> shown.tolist(), join_pieces(pieces).tolist()
     ([True, False, True], ['1970-01-01 00:00:00', '1970-01-02 01:01:01'])
     """
-    shown, vals, whole, all_valid = _shown(seconds)
+    shown, vals, whole, all_valid = shown_seconds(seconds)
     return shown, _clock_pieces(vals, whole, tzone, style, force_time=not all_valid)
 
 
@@ -262,12 +262,12 @@ def posixct_clock(
     >>> shown.tolist(), days.tolist(), times.tolist()
     ([True, False, True], [0, 1], [0, 3722])
     """
-    shown, vals, whole, all_valid = _shown(seconds)
+    shown, vals, whole, all_valid = shown_seconds(seconds)
     _, days, _, _, times = _clock_parts(vals, whole, tzone, style, force_time=not all_valid)
     return shown, days, times
 
 
-def _shown(seconds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+def shown_seconds(seconds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """(shown, their values, floored, whether all finite ones are within R's years)."""
     seconds = np.asarray(seconds, dtype=np.float64)
     shown = np.isfinite(seconds)
@@ -301,7 +301,7 @@ def format_posixct(
         return out
     text = join_pieces(pieces)
     if usetz:
-        zones = _abbreviations(np.floor(seconds[shown]).astype(np.int64), tzone)
+        zones = zone_abbreviations(np.floor(seconds[shown]).astype(np.int64), tzone)
         text = np.array([f"{t} {z}" if z else t for t, z in zip(text.tolist(), zones.tolist())], dtype=object)
     out[shown] = text
     return out

@@ -27,12 +27,12 @@ import attrs
 import numpy as np
 
 from rvalues.format.datetime import (
-    _abbreviations,
-    _shown,
     civil_from_days,
     days_from_civil,
+    shown_seconds,
     unshown_text,
     utc_offsets,
+    zone_abbreviations,
 )
 
 
@@ -73,7 +73,7 @@ def posixct_fields(seconds: np.ndarray, tzone: str | None) -> TimeFields:
     """``as.POSIXlt(x, tz)`` of seconds since the epoch (``tzone`` None or "": the process's zone)."""
     seconds = np.asarray(seconds, dtype=np.float64)
     unshown = unshown_text(seconds)
-    shown, vals, whole, _ = _shown(seconds)
+    shown, vals, whole, _ = shown_seconds(seconds)
     secs = whole.astype(np.int64)
     offsets = utc_offsets(secs, tzone)
     days, sod = np.divmod(secs + offsets, 86400)
@@ -90,7 +90,7 @@ def posixct_fields(seconds: np.ndarray, tzone: str | None) -> TimeFields:
         wday=wday,
         yday=yday,
         isdst=np.zeros(len(secs), dtype=np.int64),
-        zone=_abbreviations(secs, tzone).tolist() if len(secs) else [],
+        zone=zone_abbreviations(secs, tzone).tolist() if len(secs) else [],
         gmtoff=offsets,
     )
 

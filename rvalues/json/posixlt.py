@@ -9,11 +9,11 @@ import numpy as np
 
 from rvalues.format.datetime import (
     TWO_DIGITS,
-    _abbreviations,
     days_from_civil,
     unshown_text,
     utc_offsets,
     ymd,
+    zone_abbreviations,
 )
 from rvalues.format.strftime import TimeFields
 from rvalues.format.timezones import tzone_of
@@ -96,6 +96,6 @@ def posixlt_fields(x: Any) -> TimeFields:
     if "zone" in fields:
         zone = [z or "" for z in np.asarray(fields["zone"].data, dtype=object)[finite].tolist()]
     else:
-        zone = _abbreviations(whole, tzone).tolist() if len(whole) else []
+        zone = zone_abbreviations(whole, tzone).tolist() if len(whole) else []
     shown = {name: values[finite].astype(np.int64) for name, values in ints.items()}
     return TimeFields(shown=finite, unshown=unshown, sec=sec[finite], zone=zone, gmtoff=gmtoff, **shown)
