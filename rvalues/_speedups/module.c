@@ -94,7 +94,8 @@ PyObject *prefixed_ascii(PyObject *prefix, const char *text, Py_ssize_t n)
 static PyMethodDef methods[] = {
     {"double_tokens", sp_double_tokens, METH_VARARGS,
      "double_tokens(values, out, mode, precision, always_decimal, prefix, na, nan, inf, ninf)\n"
-     "Fill the object array `out` with jsonlite's tokens of the float64 array `values`."},
+     "Fill the object array `out` with jsonlite's tokens of the float64 array `values` (mode 0: \"%.*g\" "
+     "with 0 to 380 digits; mode 1: jsonlite's decimal places)."},
     {"int_tokens", sp_int_tokens, METH_VARARGS,
      "int_tokens(values, out, prefix, na)\nFill `out` with prefix + decimal text; R's NA becomes `na`."},
     {"escape_list", sp_escape_list, METH_VARARGS,
@@ -119,7 +120,9 @@ static PyMethodDef methods[] = {
      "A cell column is an object array of tokens (None: NA) or a tuple that formats numbers from a\n"
      "buffer: ('d', float64, mode, precision, always_decimal, na, nan, inf, ninf), ('i', int32/64, na)\n"
      "('l', int32, false, true, na), ('D', float64 days, na) (years 1000 to 9999; NaN is NA),\n"
-     "('T', others, shown, days, times or None, sep) (date-times), ('t', int32/int64 codes, tokens), ('s', str/None objects, na) (escaped here) or ('c', others,\n"
+     "('T', others, shown, days, times or None, sep) (date-times: days of years 1000 to 9999, times of hours 0 to\n"
+     "99, sep one printable ASCII byte), ('t', int32/int64 codes, tokens), ('s', str/None objects, na) (escaped\n"
+     "here) or ('c', others,\n"
      "[(labels, codes), ...]) (coded text; code -1: the token in others). layout: (open, row separator, close, first field lead, next\n"
      "field lead, colon, object close)."},
     {"cells_text", sp_cells_text, METH_VARARGS,
