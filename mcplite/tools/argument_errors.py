@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcplite.protocol.checks import cut, quoted
+from rvalues.model.elements import INT_MAX
 
 Hook = Callable[[Any, Any], Any]
 Step = str | int
@@ -100,10 +101,6 @@ def mismatch(expected: str, value: Any, with_type: bool = True) -> Invalid:
     return Invalid(f"expected {expected}, got {given(value, with_type)}")
 
 
-R_INTEGER_MAX = 2**31 - 1
-"""The largest integer R holds (its smallest is the negative; -2**31 is R's NA)."""
-
-
 def beyond_r_integer(value: float) -> Invalid:
     """An integer an R integer column cannot hold: its range, and what to send instead.
 
@@ -113,7 +110,7 @@ def beyond_r_integer(value: float) -> Invalid:
     send one within it, or null for NA
     """
     return Invalid(
-        f"expected an integer from -{R_INTEGER_MAX} to {R_INTEGER_MAX} (R's integer range), got "
+        f"expected an integer from -{INT_MAX} to {INT_MAX} (R's integer range), got "
         f"{given(value, with_type=False)}; send one within it, or null for NA"
     )
 

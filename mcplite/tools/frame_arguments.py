@@ -32,10 +32,11 @@ from typing import Any
 
 import rvalues as rv
 from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields
-from mcplite.tools.argument_errors import R_INTEGER_MAX, Invalid, beyond_r_integer, mismatch, not_a_level
+from mcplite.tools.argument_errors import Invalid, beyond_r_integer, mismatch, not_a_level
 from mcplite.tools.frames import cell_shape
 from mcplite.tools.json_schemas import object_schema
 from mcplite.tools.output_schema import r_class_of, value_schema, with_forms
+from rvalues.model.elements import INT_MAX
 
 MAX_FRAME_CELLS = 1_000_000
 """How many cells (rows times columns) a frame argument may have by default: about 12 MiB of JSON,
@@ -77,7 +78,7 @@ def _number(value: Any) -> float:
 
 def _integer(value: Any) -> int:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
-        if -R_INTEGER_MAX <= value <= R_INTEGER_MAX:
+        if -INT_MAX <= value <= INT_MAX:
             return int(value)
         raise beyond_r_integer(value)
     raise mismatch("an integer", value)
