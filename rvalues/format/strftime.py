@@ -10,7 +10,7 @@ many decimals of seconds as ``digits.secs`` allows and the values need; the firs
 Elements are formatted one by one: the default options never come here (``format_posixct`` is
 the vectorized path for them).
 
->>> fields = posixct_fields(np.array([1704067206.5, np.nan]), "Europe/Berlin")
+>>> fields = posixct_fields(np.array([1704063606.5, np.nan]), "Europe/Berlin")
 >>> r_strftime(fields, "%Y-%m-%dT%H:%M:%S%z").tolist()
 ['2024-01-01T00:00:06+0100', 'NaN']
 >>> r_strftime(fields, "", digits_secs=3).tolist()
