@@ -162,6 +162,15 @@ def test_plain_options_call_inside_a_block_changes_only_that_block() -> None:
     assert mcplite.get_option("json_na") is None
 
 
+def test_a_bare_with_block_inside_a_block_keeps_that_blocks_values() -> None:
+    with mcplite.options(json_na="null"):
+        with mcplite.options() as old:  # it once fell back to the package-wide values
+            assert mcplite.get_option("json_na") == "null" and old["json_na"] == "null"
+            mcplite.options(json_null="list")
+        assert mcplite.get_option("json_null") == "null" and mcplite.get_option("json_na") == "null"
+    assert mcplite.get_option("json_na") is None
+
+
 def test_global_options_reach_every_thread() -> None:
     mcplite.options(json_auto_unbox=False)
     seen: list[object] = []

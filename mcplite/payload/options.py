@@ -75,7 +75,10 @@ class OldOptions(dict[str, Any]):
         self._token = token
 
     def __enter__(self) -> OldOptions:
-        if self._token is None:
+        if self._token is None and not self._changes and _scoped.get() is not None:
+            # a bare options() inside a block: a new scope that keeps the block's values
+            self._token = _scoped.set(dict(_in_force()))
+        elif self._token is None:
             # options() changed the globals; hand the change over to a scope of this context
             with _global_lock:
                 for name, value in self._changes.items():
