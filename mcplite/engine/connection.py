@@ -36,7 +36,7 @@ from mcplite.protocol.jsonrpc import (
     notification,
     parse_message,
 )
-from mcplite.protocol.versions import BATCH_VERSION, LATEST_LEGACY_VERSION
+from mcplite.protocol.versions import BATCH_VERSION, LATEST_LEGACY_VERSION, PROTOCOL_VERSION_KEY
 
 log = logging.getLogger("mcplite.server")
 
@@ -238,7 +238,9 @@ class Connection:
         table = self._engine.handlers
         entry = table.find(method)
         era: Era = "legacy"
-        if entry is not None and entry.opens_session:
+        meta = params.get("_meta")
+        names_version = isinstance(meta, dict) and PROTOCOL_VERSION_KEY in meta
+        if entry is not None and entry.opens_session and not names_version:
             version = LATEST_LEGACY_VERSION
         else:
             version, era = served_as(table, method, params, self._session)
