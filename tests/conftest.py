@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -25,13 +26,12 @@ def load_corpus() -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle]
 
 
-@pytest.fixture
-def utc() -> Iterator[None]:
-    """Run with the process time zone set to UTC, as the corpus was generated: the one switch of
-    the suite. ``TZ`` and the C library's zone (``time.tzset``) are put back afterwards, even when
-    the test fails."""
+@contextlib.contextmanager
+def process_zone(name: str) -> Iterator[None]:
+    """Run with the process time zone set to ``name``: the one switch of the suite. ``TZ`` and the
+    C library's zone (``time.tzset``) are put back afterwards, even when the test fails."""
     old = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
+    os.environ["TZ"] = name
     time.tzset()
     try:
         yield
@@ -41,6 +41,20 @@ def utc() -> Iterator[None]:
         else:
             os.environ["TZ"] = old
         time.tzset()
+
+
+@pytest.fixture
+def utc() -> Iterator[None]:
+    """Run with the process time zone set to UTC, as the corpus was generated."""
+    with process_zone("UTC"):
+        yield
+
+
+@pytest.fixture
+def berlin() -> Iterator[None]:
+    """Run with the process time zone set to Europe/Berlin, as tests/data/json-options was generated."""
+    with process_zone("Europe/Berlin"):
+        yield
 
 
 requires_r = pytest.mark.skipif(RSCRIPT is None, reason="needs Rscript (R with jsonlite)")

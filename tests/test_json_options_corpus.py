@@ -10,10 +10,7 @@ both writers; with R installed, one Rscript run generates it again and must give
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,22 +41,6 @@ OPTION_SETS_AS_KEYWORDS = {
 PAIRS = [
     pytest.param(case, out, id=f"{case['id']}-{out['options']}") for case in CASES for out in case["outputs"]
 ]
-
-
-@pytest.fixture
-def berlin() -> Iterator[None]:
-    """The process zone the corpus was written in (put back afterwards, even on failure)."""
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = ZONE
-    time.tzset()
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = old
-        time.tzset()
 
 
 @pytest.mark.filterwarnings("ignore::rvalues.json.KeepVecNamesWarning")
