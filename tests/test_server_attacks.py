@@ -153,19 +153,33 @@ def test_a_tools_child_process_reads_dev_null_not_the_protocol(wire: Wire) -> No
     wire.check_clean()
 
 
+def test_a_request_nesting_deeper_than_the_parser_goes_is_answered_under_its_id(wire: Wire) -> None:
+    wire.initialize("2025-06-18")
+    deep = "[" * 100_000 + "]" * 100_000
+    wire.send(b'{"jsonrpc":"2.0","id":"d","method":"tools/call","params":{"name":"echo","arguments":{"x":')
+    wire.send(deep.encode() + b"}}}\n")
+    error = wire.response("d")["error"]
+    assert error["code"] == -32602 and "nests too deeply" in error["message"]
+    assert wire.result("ping") == {}
+    assert wire.close() == 0
+    wire.check_clean()
+
+
 # -- 3. huge integers --------------------------------------------------------------------------------------
 
 HUGE = "9" * 5000
 
 
-def test_huge_integers_over_stdio_are_parse_errors_and_the_server_keeps_serving(wire: Wire) -> None:
+def test_huge_integers_over_stdio_are_answered_and_the_server_keeps_serving(wire: Wire) -> None:
     wire.initialize("2025-06-18")
     wire.send(f'{{"jsonrpc":"2.0","id":{HUGE},"method":"ping"}}\n'.encode())
-    assert wire.orphan()["error"]["code"] == -32700
+    assert wire.orphan()["error"]["code"] == -32700  # no id to answer under
+    # valid JSON with a readable id: the call is answered under its own id, naming the field
     call = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo"}})
-    wire.send(call.replace('"echo"', f'"echo", "arguments": {{"x": {HUGE}}}').encode() + b"\n")
-    error = wire.orphan()["error"]
-    assert error["code"] == -32700 and "digits" in error["message"]
+    wire.send(call.replace('"echo"', f'"echo", "arguments": {{"x": [1, {HUGE}]}}').encode() + b"\n")
+    error = wire.response(7)["error"]
+    assert error["code"] == -32602
+    assert "params['arguments']['x'][1] is an integer of 5000 digits" in error["message"]
     for cursor in ["²", HUGE, "-1", "1.0"]:
         assert wire.error("tools/list", {"cursor": cursor})["code"] == -32602
     assert wire.result("ping") == {}
@@ -184,7 +198,9 @@ def test_huge_integers_over_http_are_400(serve: Any) -> None:
     url = serve(server.asgi_app()) + "/mcp"
     body = json.dumps(modern_call(1, "echo", {"x": 1})).replace('"x": 1', f'"x": {HUGE}')
     answer = httpx.post(url, content=body, headers=modern_headers("echo"))
-    assert answer.status_code == 400 and answer.json()["error"]["code"] == -32700
+    assert answer.status_code == 400  # valid JSON: answered under its id, naming the field
+    assert answer.json()["id"] == 1 and answer.json()["error"]["code"] == -32602
+    assert "params['arguments']['x'] is an integer of 5000 digits" in answer.json()["error"]["message"]
     listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"cursor": "²", "_meta": META}}
     headers = {**HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"}
     refused = httpx.post(url, json=listing, headers=headers)

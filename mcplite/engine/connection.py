@@ -35,6 +35,7 @@ from mcplite.protocol.jsonrpc import (
     is_request_id,
     notification,
     parse_message,
+    request_id_of,
 )
 from mcplite.protocol.versions import BATCH_VERSION, LATEST_LEGACY_VERSION, PROTOCOL_VERSION_KEY
 
@@ -93,7 +94,7 @@ class Connection:
         try:
             message = parse_message(line)
         except RpcError as err:
-            self._write(error_line(None, err))
+            self._write(error_line(request_id_of(err), err))
             return
         if isinstance(message, list):
             self._receive_batch(message)

@@ -14,8 +14,9 @@ mcplite.protocol.jsonrpc.RpcError: Parse error: NaN is not JSON
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
+
+from mcplite.protocol.unreadable import first_long_integer, max_integer_digits, top_level_members
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -64,10 +65,37 @@ def parse_message(line: bytes) -> Any:
     except json.JSONDecodeError as err:
         raise RpcError(PARSE_ERROR, f"Parse error: {err.msg} at character {err.pos}") from None
     except RecursionError:
-        raise RpcError(PARSE_ERROR, "Parse error: the message nests too deeply") from None
+        why = "the message nests too deeply for the server to read"
+        raise _unreadable(text, why, why) from None
     except ValueError:  # an integer of more digits than Python converts
-        limit = sys.get_int_max_str_digits()
-        raise RpcError(PARSE_ERROR, f"Parse error: a number has more than {limit} digits") from None
+        limit = max_integer_digits()
+        found = first_long_integer(text)
+        where = f"{found[0]} is an integer of {found[1]} digits" if found else "a number has more digits"
+        why = f"{where}; the most the server reads is {limit} (send it as a string)"
+        raise _unreadable(text, why, f"a number has more than {limit} digits") from None
+
+
+class UnreadableRequest(RpcError):
+    """A request that is valid JSON but cannot be read whole: answered under its own ``request_id``."""
+
+    def __init__(self, code: int, message: str, request_id: RequestId) -> None:
+        super().__init__(code, message)
+        self.request_id = request_id
+
+
+def _unreadable(text: str, why: str, parse_why: str) -> RpcError:
+    """The error for valid JSON that cannot be parsed whole: -32602 under the request's own id when
+    its id and method can be read, else a parse error (which has no id to answer)."""
+    members = top_level_members(text, ("id", "method"))
+    request_id = members.get("id")
+    if isinstance(members.get("method"), str) and is_request_id(request_id):
+        return UnreadableRequest(INVALID_PARAMS, f"Invalid params: {why}", request_id)
+    return RpcError(PARSE_ERROR, f"Parse error: {parse_why}")
+
+
+def request_id_of(error: RpcError) -> RequestId | None:
+    """The id an error answers: the request's own for an :class:`UnreadableRequest`, else None."""
+    return error.request_id if isinstance(error, UnreadableRequest) else None
 
 
 def is_request_id(value: Any) -> bool:

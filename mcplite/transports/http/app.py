@@ -27,7 +27,7 @@ import attrs
 
 from mcplite.engine.handlers import Engine
 from mcplite.engine.listening import BEARER_TOKEN
-from mcplite.protocol.jsonrpc import INVALID_REQUEST, RpcError, parse_message
+from mcplite.protocol.jsonrpc import INVALID_REQUEST, RpcError, parse_message, request_id_of
 from mcplite.protocol.versions import MODERN_VERSIONS
 from mcplite.transports.http.exchange import Receive, Scope, Send, send_response
 from mcplite.transports.http.guards import (
@@ -147,7 +147,7 @@ class McpHttpApp:
         try:
             message = parse_message(body)
         except RpcError as err:
-            raise HttpError(400, err.code, err.message) from None
+            raise HttpError(400, err.code, err.message, request_id=request_id_of(err)) from None
         if not isinstance(message, (dict, list)):
             raise HttpError(400, INVALID_REQUEST, "Invalid Request: a message is a JSON object")
         version_header = first(headers, PROTOCOL_VERSION_HEADER)

@@ -1,0 +1,107 @@
+"""What can still be read of valid JSON that cannot be parsed whole: a message nesting deeper than
+Python's parser goes, or holding an integer of more digits than Python converts.
+
+Such a message is valid JSON, so a request among them is answered under its own id (``-32602``
+naming what is wrong) rather than as a parse error the client cannot match to its call.
+
+>>> deep = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":' + "[" * 5000 + "]" * 5000 + "}"
+>>> top_level_members(deep, ("id", "method"))
+{'id': 7, 'method': 'tools/call'}
+>>> first_long_integer('{"params":{"arguments":{"x":[1,' + "9" * 5000 + "]}}}")
+("params['arguments']['x'][1]", 5000)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Collection
+from typing import Any
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', re.DOTALL)
+"""A string (skipped whole, so that brackets inside it do not count) or a structural character."""
+
+
+def top_level_members(text: str, names: Collection[str]) -> dict[str, Any]:
+    """The values of the members ``names`` of the top-level JSON object in ``text`` that parse on
+    their own (an id, a method), read without parsing the other members' values.
+
+    One scan over the text's tokens; it stops once every name is found.
+    """
+    wanted = set(names)
+    found: dict[str, Any] = {}
+    depth = 0
+    key: str | None = None
+    value_at = -1
+    expecting_key = False
+    for token in _TOKEN.finditer(text):
+        mark = token.group()
+        if depth == 1:
+            if mark.startswith('"') and expecting_key:
+                key = json.loads(mark)
+                expecting_key = False
+                continue
+            if mark == ":":
+                value_at = token.end()
+                continue
+            if mark in (",", "}"):
+                if key in wanted and value_at >= 0:
+                    try:
+                        found[key] = json.loads(text[value_at : token.start()])
+                    except ValueError:
+                        pass
+                    if len(found) == len(wanted):
+                        return found
+                key, value_at, expecting_key = None, -1, True
+        if mark in ("{", "["):
+            depth += 1
+            if depth == 1:
+                if mark != "{":
+                    return found
+                expecting_key = True
+        elif mark in ("}", "]"):
+            depth -= 1
+            if depth == 0:
+                return found
+    return found
+
+
+class _LongInteger:
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _integer(text: str) -> int | _LongInteger:
+    try:
+        return int(text)
+    except ValueError:
+        return _LongInteger(len(text.lstrip("-")))
+
+
+def first_long_integer(text: str) -> tuple[str, int] | None:
+    """Where the first integer too long for Python stands in ``text`` (a path from the top level,
+    as ``params['arguments']['x'][1]``) and its number of digits; None if there is none or the text
+    does not parse for another reason."""
+    try:
+        message = json.loads(text, parse_int=_integer)
+    except (ValueError, RecursionError):
+        return None
+    stack: list[tuple[str, Any]] = [("", message)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _LongInteger):
+            return path, value.digits
+        if isinstance(value, dict):
+            items = [(f"{path}[{key!r}]" if path else key, item) for key, item in value.items()]
+        elif isinstance(value, list):
+            items = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(items))
+    return None
+
+
+def max_integer_digits() -> int:
+    """The most digits Python converts to an int (``sys.get_int_max_str_digits``; 0 is no limit)."""
+    return sys.get_int_max_str_digits()
