@@ -132,4 +132,7 @@ PyObject *sp_r_integers(PyObject *self, PyObject *args);
 PyObject *sp_rows_text(PyObject *self, PyObject *args);
 PyObject *sp_cells_text(PyObject *self, PyObject *args);
 
+/* plain.c: plain Python values (dicts, lists, scalars) as JSON in one pass, or None */
+PyObject *sp_plain_json(PyObject *self, PyObject *args);
+
 #endif

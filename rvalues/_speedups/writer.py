@@ -278,6 +278,49 @@ def _number_mode(precision: int | None, use_signif: bool) -> tuple[int, int] | N
     return None
 
 
+_NUMPY_SCALARS: tuple[tuple[type, ...], ...] = (
+    (np.float64, np.float32, np.float16),
+    tuple({np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.longlong}),
+    (np.bool_,),
+    (np.str_,),
+)
+"""The numpy scalar types ``plain_json`` takes as doubles, integers, logicals and strings (as
+``rvalues.as_r`` converts them)."""
+
+
+def plain_json(
+    value: object,
+    auto_unbox: bool,
+    null: str,
+    digits: tuple[int | None, bool, bool],
+    na: str,
+    no_dots: bool,
+    max_depth: int,
+    numpy_scalars: bool,
+) -> str | None:
+    """The JSON of the R list the dict, list or tuple ``value`` stands for (``rvalues.json.plain``),
+    written in one compiled pass; None when not compiled or when an element needs the pure path.
+
+    ``digits`` is (precision, use_signif, always_decimal); ``na`` the doubles' NA rule ("string",
+    "null"; "NA" declines at a non-finite double); ``numpy_scalars``: take numpy's scalars too.
+
+    >>> text = plain_json([1, 2.5, None], True, "null", (4, False, False), "string", False, 100, True)
+    >>> text in (None, "[1,2.5,null]")
+    True
+    """
+    core = _speedups.core
+    precision, use_signif, always_decimal = digits
+    mode = _number_mode(precision, use_signif)
+    if core is None or mode is None:
+        return None
+    scalars = _NUMPY_SCALARS if numpy_scalars else ((), (), (), ())
+    non_finite = _non_finite_tokens(na, "")
+    text: str | None = core.plain_json(
+        value, auto_unbox, null, *mode, always_decimal, no_dots, non_finite, max_depth, *scalars
+    )
+    return text
+
+
 def object_kinds(
     values: np.ndarray, cache: dict[type, str], classify: Callable[[type], str]
 ) -> np.ndarray | None:

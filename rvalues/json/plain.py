@@ -6,9 +6,11 @@ an unnamed list, and every other element its own R value (``int`` an integer whe
 range, ``float`` a double, ``str`` a string, ``bool`` a logical, ``None`` NULL). The elements of
 one list (or the values under one key across many dicts) are gathered by exact type and each
 group goes through the atomic encoders once, as a column; dicts that share their keys become
-rows. Anything else (other types, subclasses, out-of-range ints, non-str keys) is handed to
-``leaf`` one element at a time and encoded by the general path, so the bytes are always the
-general path's.
+rows. The compiled writer (``_core.plain_json``) writes the same text in one pass when every
+element is of a kind it knows (those above and numpy's scalars), and declines otherwise, the whole
+value then taking this path. Anything else (other types, subclasses, out-of-range ints, non-str
+keys) is handed to ``leaf`` one element at a time and encoded by the general path, so the bytes
+are always the general path's.
 
 >>> from rvalues.json.options import JsonOptions
 >>> from rvalues.convert import as_r
@@ -24,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from rvalues._speedups.writer import plain_json
+from rvalues.convert.registry import converters_registered
 from rvalues.json.context import Ctx
 from rvalues.json.dispatch import encode, top
 from rvalues.json.lists import _one, encode_null, object_keys
@@ -58,6 +62,19 @@ def encode_plain(value: Any, options: JsonOptions, leaf: Leaf, where: str = "val
     if options.pretty is not False:
         raise ValueError(f"encode_plain writes compact JSON only, not pretty={options.pretty!r}")
     ctx = top(options)
+    text = plain_json(
+        value,
+        ctx.auto_unbox,
+        encode_null(ctx),
+        (ctx.precision, ctx.use_signif, ctx.always_decimal),
+        ctx.na or "string",
+        ctx.no_dots,
+        MAX_DEPTH,
+        # numpy scalars go through as_r, where a registered converter may take them
+        not converters_registered(),
+    )
+    if text is not None:
+        return text
     return _tokens([value], ctx, leaf, lambda i: where, 0)[0]
 
 
