@@ -180,7 +180,7 @@ def rows_to_frame(shape: Shape, value: Any) -> Any:
         pairs.append(
             (name, rv.factor(column, levels=list(levels)) if r_class == "factor" and levels else column)
         )
-    frame = rv.data_frame_from_pairs(pairs)
+    frame = rv.data_frame_from_pairs(pairs, check_names=False)  # the declared names, as sent
     frames = (shape.annotation, *getattr(shape.annotation, "__args__", ()))
     wants_pandas = any(frame is not rv.DataFrame and is_frame_class(frame) for frame in frames)
     return rv.to_pandas(frame) if wants_pandas else frame

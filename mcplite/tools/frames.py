@@ -170,6 +170,10 @@ def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
             EXTRA,
             f"no column {extra[0]!r} ({type_name(shape.item)} has none)",
         )
+    twice = next((name for index, name in enumerate(names) if name in names[:index]), None)
+    if twice is not None:  # a row holds each field once: which column would be meant is unknown
+        where = join(f"{path}[*]", twice)
+        raise Misfit(where, EXTRA, f"one column {twice!r}, not {names.count(twice)} of that name")
     columns = dict(zip(names, x.data, strict=True))
     pairs = []
     for name, annotation, _ in fields:
