@@ -184,6 +184,7 @@ class McpServer:
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
         structured: bool | None = None,
+        input_schema: dict[str, Any] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
@@ -192,7 +193,8 @@ class McpServer:
         The function is returned unchanged, so it stays callable and testable as it is. A function
         whose return annotation is a record or a frame with declared rows is a typed tool: its
         output schema is derived (``mcplite.output_schema``) and it answers with structured content;
-        ``structured=False`` opts out, ``output_schema=`` overrides.
+        ``structured=False`` opts out, ``output_schema=`` overrides. ``input_schema=`` replaces the
+        schema derived from the parameters with a hand-written one, listed as written and enforced.
         """
         if function is not None:
             self.add_tool(function, **options)
@@ -216,6 +218,7 @@ class McpServer:
         icons: Iterable[Any] | None = None,
         meta: dict[str, Any] | None = None,
         structured: bool | None = None,
+        input_schema: dict[str, Any] | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the server holds it (the clients that
         listen for tool list changes hear of it)."""
@@ -230,6 +233,7 @@ class McpServer:
             meta=meta,
             structured=structured,
             validate_output=self.validate_output,
+            input_schema=input_schema,
         )
         self.notify_tools_changed()
         return tool

@@ -31,9 +31,10 @@ from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.messages import ListToolsResult
 from mcplite.protocol.types import CallToolResult, EncodedJson, TextContent, Tool, ToolAnnotations
 from mcplite.tools.annotations import Shape, read, type_hints, type_name
-from mcplite.tools.arguments import ArgumentBinder
+from mcplite.tools.arguments import ArgumentBinder, SchemaBinder
 from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.frames import Misfit
+from mcplite.tools.header_params import HeaderParam, header_params
 from mcplite.tools.output_check import can_validate, output_misfit
 from mcplite.tools.output_schema import NoOutputSchema, schema_of
 from mcplite.tools.schema import description as doc_description
@@ -127,7 +128,9 @@ class RegisteredTool:
 
     ``returns`` is the declared return shape of a typed tool (its output schema derived from it
     under each request's payload options); ``validate`` checks a hand-written output schema on
-    every call.
+    every call. ``input_schema``, when given, replaces the schema derived from the parameters' type
+    hints: it is listed as written and checks every call's arguments; ``header_params`` are its
+    parameters that 2026-07-28 clients mirror into ``Mcp-Param-*`` headers.
     """
 
     def __init__(
@@ -138,11 +141,19 @@ class RegisteredTool:
         structured: bool,
         returns: Shape | None = None,
         validate: bool = False,
+        input_schema: dict[str, Any] | None = None,
     ) -> None:
         self.function = function
         self.tool = tool
         self.context_parameters = context_parameters(function)
-        self.binder = ArgumentBinder(function, skip=self.context_parameters)
+        self.binder: ArgumentBinder | SchemaBinder = (
+            ArgumentBinder(function, skip=self.context_parameters)
+            if input_schema is None
+            else SchemaBinder(function, input_schema, skip=self.context_parameters)
+        )
+        self.header_params: tuple[HeaderParam, ...] = (
+            () if input_schema is None else header_params(input_schema, f"tool {tool.name!r}")
+        )
         self.is_async = inspect.iscoroutinefunction(function)
         self.structured = structured
         self.returns = returns
@@ -245,12 +256,15 @@ class ToolRegistry:
         meta: dict[str, Any] | None = None,
         structured: bool | None = None,
         validate_output: bool = False,
+        input_schema: dict[str, Any] | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the registry holds it.
 
         A typed tool (see :func:`is_typed`) answers with structured content under an output schema
         derived from its return annotation, unless ``structured=False``; ``output_schema`` overrides
-        it, and ``validate_output`` checks a hand-written schema on every call.
+        it, and ``validate_output`` checks a hand-written schema on every call. ``input_schema``
+        (a JSON Schema 2020-12 object schema; needs jsonschema) replaces the schema derived from the
+        parameters: listed as written, and every call's arguments are checked against it.
         """
         if not callable(function):
             raise TypeError(f"McpServer.tool: a tool is a function, not {shown(function)}")
@@ -268,6 +282,12 @@ class ToolRegistry:
                     f"{owner}: output_schema must be a JSON Schema dict, not {shown(output_schema)}"
                 )
             check_plain_json(output_schema, f"{owner}: output_schema")
+        if input_schema is not None:
+            if not isinstance(input_schema, dict):
+                raise TypeError(
+                    f"{owner}: input_schema must be a JSON Schema dict, not {shown(input_schema)}"
+                )
+            check_plain_json(input_schema, f"{owner}: input_schema")
         if description is None:
             description = doc_description(function)
             if not description:
@@ -298,6 +318,7 @@ class ToolRegistry:
             structured=output_schema is not None and structured is not False,
             returns=returns,
             validate=validate_output and returns is None,
+            input_schema=input_schema,
         )
         registered.tool = attrs.evolve(registered.tool, input_schema=registered.binder.schema)
         self._tools[tool_name] = registered

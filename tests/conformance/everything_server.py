@@ -20,7 +20,7 @@ import argparse
 import asyncio
 import base64
 import json
-from typing import Any, TypedDict
+from typing import Any
 
 import mcplite
 from mcplite import Context, McpServer, ToolError
@@ -127,19 +127,53 @@ async def test_reconnection() -> str:
     )
 
 
-class Address(TypedDict, total=False):
-    street: str
-    city: str
+JSON_SCHEMA_2020_12 = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "$anchor": "addressDef",
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }
+    },
+    "properties": {
+        "name": {"type": "string"},
+        "address": {"$ref": "#/$defs/address"},
+        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+        "phone": {"type": "string"},
+        "email": {"type": "string"},
+    },
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]},
+    "else": {"required": ["email"]},
+    "additionalProperties": False,
+}
+"""The suite's schema (SEP-1613, SEP-2106), listed as written and checked on every call."""
 
 
-@server.tool
-def json_schema_2020_12_tool(name: str | None = None, address: Address | None = None) -> str:
-    """Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613).
+@server.tool(input_schema=JSON_SCHEMA_2020_12)
+def json_schema_2020_12_tool(**arguments: Any) -> str:
+    """Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)."""
+    return f"JSON Schema 2020-12 tool called with: {json.dumps(arguments)}"
 
-    The suite wants a hand-written schema ($defs, $anchor, allOf, if/then/else) listed as written;
-    mcplite derives schemas from type hints only, so this one is derived (an expected failure).
-    """
-    return f"JSON Schema 2020-12 tool called with: {json.dumps({'name': name, 'address': address})}"
+
+CUSTOM_HEADERS = {
+    "type": "object",
+    "properties": {
+        "region": {"type": "string", "description": "Plain ASCII string value", "x-mcp-header": "Region"},
+        "priority": {"type": "integer", "description": "Integer numeric value", "x-mcp-header": "Priority"},
+        "verbose": {"type": "boolean", "description": "Boolean value", "x-mcp-header": "Verbose"},
+    },
+    "required": ["region"],
+}
+
+
+@server.tool(input_schema=CUSTOM_HEADERS)
+def test_custom_headers(region: str, priority: int | None = None, verbose: bool | None = None) -> str:
+    """A tool whose parameters 2026-07-28 clients mirror into Mcp-Param-* headers (SEP-2243)."""
+    return f"region={region} priority={priority} verbose={verbose}"
 
 
 # -- the 2026-07-28 diagnostic tools of the suite's server-stateless scenario ----------------------

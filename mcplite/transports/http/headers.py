@@ -1,6 +1,6 @@
 """HTTP header rules of MCP's Streamable HTTP transport: media types, Origin, bearer tokens, and the
-2026-07-28 routing headers (``MCP-Protocol-Version``, ``Mcp-Method``, ``Mcp-Name``) that must agree
-with the body.
+2026-07-28 routing headers (``MCP-Protocol-Version``, ``Mcp-Method``, ``Mcp-Name``, and the
+``Mcp-Param-*`` headers of a tool's ``x-mcp-header`` parameters) that must agree with the body.
 
 >>> accepts("application/json, text/event-stream")
 True
@@ -15,12 +15,16 @@ from __future__ import annotations
 import base64
 import binascii
 import ipaddress
-from collections.abc import Iterable, Mapping
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcplite.engine.handlers import Engine
 from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import RpcError
+from mcplite.tools.header_params import HeaderParam
 
 HEADER_MISMATCH = -32020
 """2026-07-28: the routing headers do not match the body, or are missing or malformed."""
@@ -29,10 +33,13 @@ PROTOCOL_VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 SESSION_HEADER = "mcp-session-id"
+PARAM_HEADER_PREFIX = "mcp-param-"
 ROUTING_HEADERS = (PROTOCOL_VERSION_HEADER, METHOD_HEADER, NAME_HEADER)
 
 _LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 _SENTINEL_START, _SENTINEL_END = "=?base64?", "?="
+_FIELD_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
+"""RFC 9110 field-value characters a header may carry (visible ASCII, space, tab)."""
 
 Headers = list[tuple[bytes, bytes]]
 
@@ -170,7 +177,10 @@ def decode_header_value(value: str) -> str:
         return value
     inner = value[len(_SENTINEL_START) : len(value) - len(_SENTINEL_END)]
     try:
-        return base64.b64decode(inner, validate=True).decode("utf-8")
+        decoded = base64.b64decode(inner, validate=True)
+        if base64.b64encode(decoded).decode("ascii") != inner:  # stray bits a b64decode lets through
+            raise binascii.Error
+        return decoded.decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
         raise ValueError("its =?base64?...?= value is not base64 of UTF-8 text") from None
 
@@ -215,3 +225,80 @@ def check_routing_headers(
         raise _mismatch(f"the Mcp-Name header is malformed: {err}") from None
     if name != value:
         raise _mismatch(f"the Mcp-Name header says {quoted(name)} but params.{param} is {quoted(value)}")
+
+
+def _value_at(arguments: Any, path: tuple[str, ...]) -> Any:
+    """The value at a chain of property names in the call's arguments (None where there is none)."""
+    value = arguments
+    for step in path:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(step)
+    return value
+
+
+def _agrees(sent: str, value: Any) -> bool:
+    """Whether a decoded header value is the body's value: booleans as ``true``/``false``, numbers
+    compared as numbers (``42.0`` is 42), strings exactly."""
+    if isinstance(value, bool):
+        return sent == ("true" if value else "false")
+    if isinstance(value, (int, float)):
+        try:
+            number = float(sent)
+        except ValueError:
+            return False
+        return math.isfinite(number) and number == value
+    return isinstance(value, str) and sent == value
+
+
+def check_param_headers(
+    headers: Mapping[str, list[str]], arguments: Any, params: Sequence[HeaderParam]
+) -> None:
+    """Raise ``RpcError`` -32020 unless each ``Mcp-Param-{name}`` header of a tool's mirrored
+    parameters agrees with the call's arguments: sent exactly when the argument has a value (not
+    null), once, with valid characters, and equal to it once its ``=?base64?...?=`` is decoded.
+
+    >>> from mcplite.tools.header_params import HeaderParam
+    >>> region = [HeaderParam("Region", ("region",), "string")]
+    >>> check_param_headers({"mcp-param-region": ["us-west1"]}, {"region": "us-west1"}, region)
+    >>> check_param_headers({}, {"region": "us-west1"}, region)
+    Traceback (most recent call last):
+    ...
+    mcplite.protocol.jsonrpc.RpcError: Header mismatch: the Mcp-Param-Region header is missing \
+(arguments.region is 'us-west1')
+    """
+    for param in params:
+        header = f"Mcp-Param-{param.header}"
+        sent = headers.get(PARAM_HEADER_PREFIX + param.header.lower(), [])
+        value = _value_at(arguments, param.path)
+        where = "arguments." + ".".join(param.path)
+        if len(sent) > 1:
+            raise _mismatch(f"the {header} header appears more than once")
+        if value is None or not isinstance(value, (str, int, float)):  # nothing a client mirrors
+            if sent:
+                raise _mismatch(f"the {header} header is sent but {where} has no value a header can carry")
+            continue
+        if not sent:
+            raise _mismatch(f"the {header} header is missing ({where} is {quoted(value)})")
+        text = sent[0].strip(" \t")
+        if not _FIELD_VALUE.match(text):
+            raise _mismatch(
+                f"the {header} header holds characters a header value cannot (send =?base64?...?=)"
+            )
+        try:
+            decoded = decode_header_value(text)
+        except ValueError as err:
+            raise _mismatch(f"the {header} header is malformed: {err}") from None
+        if not _agrees(decoded, value):
+            raise _mismatch(f"the {header} header says {quoted(decoded)} but {where} is {quoted(value)}")
+
+
+def check_tool_headers(engine: Engine, headers: Mapping[str, list[str]], message: Mapping[str, Any]) -> None:
+    """:func:`check_param_headers` for a ``tools/call`` of a tool with mirrored parameters (else nothing)."""
+    params = message.get("params")
+    if message.get("method") != "tools/call" or not isinstance(params, Mapping):
+        return
+    name = params.get("name")
+    tool = engine.tools.get(name) if isinstance(name, str) else None
+    if tool is not None and tool.header_params:
+        check_param_headers(headers, params.get("arguments"), tool.header_params)

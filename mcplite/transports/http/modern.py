@@ -30,7 +30,7 @@ from mcplite.protocol.jsonrpc import (
 from mcplite.protocol.versions import PROTOCOL_VERSION_KEY
 from mcplite.transports.http.exchange import Receive, Send, exchange, request_id, send_response
 from mcplite.transports.http.guards import HttpError
-from mcplite.transports.http.headers import HEADER_MISMATCH, check_routing_headers
+from mcplite.transports.http.headers import HEADER_MISMATCH, check_routing_headers, check_tool_headers
 
 log = logging.getLogger("mcplite.server")
 
@@ -85,6 +85,7 @@ async def serve_modern(
             method = message.get("method")
             entry = engine.handlers.find(method) if isinstance(method, str) else None
             check_routing_headers(headers, message, version, None if entry is None else entry.name_param)
+            check_tool_headers(engine, headers, message)
             if entry is not None and entry.opens_session:  # a legacy handshake names no version of ours
                 modern_method(engine.handlers, entry.name, message["params"]["_meta"])
         except RpcError as err:
