@@ -9,7 +9,10 @@ A few seconds here; ``RVALUES_FUZZ_ROUNDS`` raises the budget (.ci/sanitize runs
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,10 +20,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+import mcplite
 import rvalues as rv
+from mcplite.payload.returned import encode_value_json
+from mcplite.payload.rjson import options_in_force
 from rvalues import _speedups
 from rvalues._speedups import writer
 from rvalues.json import numbers, signif, strings, to_json
+from rvalues.model.lists import MAX_DEPTH
 from rvalues.na import NA_INTEGER, NA_REAL
 
 core: Any = _speedups.load()
@@ -235,6 +242,130 @@ def outcome(frame: rv.DataFrame, options: dict[str, Any]) -> tuple[str, str]:
         return "error", type(error).__name__
 
 
+PAYLOAD_OPTION_SETS = [
+    {"json_auto_unbox": unbox, "json_null": null, "json_na": na}
+    for unbox, null, na in itertools.product([True, False], ["null", "list"], [None, "null", "string"])
+]
+"""Every combination of mcplite's payload options: 12 sets."""
+
+KEYS = ["id", "", "a.b", "é", 'q"t', "</", "x", "1", "NA", "\u2028", "k\x01", "a_b"]
+NUMPY_SCALARS: list[Callable[[np.random.Generator], Any]] = [
+    lambda rng: np.float64(random_doubles(rng, 1)[0]),
+    lambda rng: np.float32(random_doubles(rng, 1)[0]),
+    lambda rng: np.float16(rng.normal(0, 100)),
+    lambda rng: np.int64(rng.choice([0, -7, 2**31 - 1, -(2**31) + 1, -(2**31), 2**40])),
+    lambda rng: np.int32(rng.integers(-(2**31), 2**31)),
+    lambda rng: np.int8(rng.integers(-128, 128)),
+    lambda rng: np.uint64(rng.choice([0, 5, 2**63])),
+    lambda rng: np.uint8(rng.integers(0, 256)),
+    lambda rng: np.bool_(rng.integers(0, 2)),
+    lambda rng: np.str_(random_text(rng)),
+]
+
+
+def random_scalar(rng: np.random.Generator) -> Any:
+    """A leaf: mostly kinds the compiled writer takes, now and then one it hands to the pure path."""
+    pick = int(rng.integers(0, 20))
+    if pick < 3:
+        return float(random_doubles(rng, 1)[0])  # NA, NaN, infinities, huge and tiny among them
+    if pick < 6:
+        return int(rng.choice([0, 1, -1, 2**31 - 1, -(2**31) + 1, int(rng.integers(-(10**6), 10**6))]))
+    if pick == 6:
+        return int(rng.choice([2**31, -(2**31), 10**20]))  # beyond R's integers: a double, warned
+    if pick < 9:
+        return bool(rng.integers(0, 2))
+    if pick < 12:
+        text = random_text(rng)
+        if rng.random() < 0.05:
+            text += str(rng.choice(["\x00", "\ud800"]))  # R cannot hold these: the pure path refuses
+        return text
+    if pick < 14:
+        return None
+    if pick < 18:
+        return NUMPY_SCALARS[int(rng.integers(0, len(NUMPY_SCALARS)))](rng)
+    return [dt.date(2020, 1, 2), rv.NA, rv.c(1.5, 2.0), 1 + 2j, b"x", True][int(rng.integers(0, 6))]
+
+
+def random_plain(rng: np.random.Generator, depth: int) -> Any:
+    """A random tree of dicts, lists and tuples (or one scalar) at most ``depth`` levels deep."""
+    if depth == 0 or rng.random() < 0.3:
+        return random_scalar(rng)
+    n = int(rng.choice([0, 1, 2, 3, 5, 9]))
+    kind = int(rng.integers(0, 4))
+    if kind == 0:
+        return tuple(random_plain(rng, depth - 1) for _ in range(n))
+    if kind == 1:
+        return [random_plain(rng, depth - 1) for _ in range(n)]
+    keys = [str(rng.choice(KEYS)) for _ in range(n)]
+    if rng.random() < 0.05:
+        keys.append(int(rng.integers(0, 3)))  # type: ignore[arg-type]  # not a name: refused
+    if rng.random() < 0.05:
+        keys.append(np.str_("np"))  # type: ignore[arg-type]  # a str subclass: the pure path's
+    return {key: random_plain(rng, depth - 1) for key in keys}
+
+
+def random_payload(rng: np.random.Generator) -> Any:
+    """A non-empty list or dict: records sharing keys, a long flat list, or a random tree."""
+    shape = int(rng.integers(0, 4))
+    if shape == 0:
+        keys = [str(k) for k in rng.choice(KEYS, int(rng.integers(1, 5)), replace=False)]
+        return [{k: random_plain(rng, 1) for k in keys} for _ in range(int(rng.integers(1, 30)))]
+    if shape == 1:
+        return [random_scalar(rng) for _ in range(int(rng.integers(1, 60)))]
+    value = random_plain(rng, int(rng.integers(1, 6)))
+    return value if isinstance(value, (list, dict)) and value else [value]
+
+
+def plain_outcome(value: Any) -> tuple[str, str]:
+    """mcplite's text of a returned value, or the name of its error."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return "ok", encode_value_json(value, options=options_in_force())
+    except Exception as error:
+        return "error", type(error).__name__
+
+
+@pytest.mark.parametrize("seed", range(len(PAYLOAD_OPTION_SETS)))
+def test_plain_values_are_the_pure_writers_bytes(seed: int) -> None:
+    """Random nested plain values, compiled == pure byte for byte (or the same error), under each
+    payload option set."""
+    rng = np.random.default_rng(300 + seed)
+    written = 0
+    with mcplite.options(**PAYLOAD_OPTION_SETS[seed]), np.errstate(over="ignore"):
+        for _ in range(ROUNDS):
+            value = random_payload(rng)
+            compiled = plain_outcome(value)
+            with pure():
+                assert compiled == plain_outcome(value), value
+            options = options_in_force()
+            ctx = (options.precision, options.use_signif, options.always_decimal)
+            took = writer.plain_json(
+                value, options.auto_unbox, "null", ctx, options.na or "string", False, MAX_DEPTH, True
+            )
+            written += took is not None
+    assert written >= ROUNDS // 4  # the compiled writer wrote a fair share itself
+
+
+def test_plain_values_nesting_at_the_limit() -> None:
+    """Nesting just inside and just past rvalues.MAX_DEPTH, and a list that holds itself."""
+    looped: list[Any] = [1]
+    looped.append(looped)
+    for value in (_nested(MAX_DEPTH - 1), _nested(MAX_DEPTH), _nested(MAX_DEPTH + 1), looped):
+        compiled = plain_outcome(value)
+        with pure():
+            assert compiled == plain_outcome(value)
+    assert plain_outcome(_nested(MAX_DEPTH))[0] == "ok"
+    assert plain_outcome(looped) == ("error", "TypeError")
+
+
+def _nested(levels: int) -> Any:
+    value: Any = [1.5, "x"]
+    for k in range(levels - 1):
+        value = [value] if k % 2 else {"k": value}
+    return value
+
+
 def broken_calls(rng: np.random.Generator) -> list[Callable[[], object]]:
     """Calls outside the compiled module's contracts, each of which must raise."""
     n = int(rng.integers(1, 40))
@@ -283,6 +414,12 @@ def broken_calls(rng: np.random.Generator) -> list[Callable[[], object]]:
         lambda: core.r_integers(doubles, None),
         lambda: core.r_integers(days, np.zeros(short, dtype=bool)),
         lambda: core.object_kinds(list(objects), np.empty(short, dtype=object), {}, lambda t: "x"),
+        lambda: core.plain_json(
+            [1.5], True, "null", 0, int(rng.integers(381, 2**31)), 0, 0, (None,) * 4, 9, *[()] * 4
+        ),
+        lambda: core.plain_json([1.5], True, "nul\u00e9", 1, 4, 0, 0, (None,) * 4, 9, *[()] * 4),
+        lambda: core.plain_json([1.5], True, "null", 1, 4, 0, 0, (None, 1, None, None), 9, *[()] * 4),
+        lambda: core.plain_json([1.5], True, "null", 1, 4, 0, 0, (None,) * 4, 9, [np.float64], (), (), ()),
     ]
 
 
