@@ -65,6 +65,10 @@ class McpServer:
     ``output_schema`` (a misfit is an error result naming its path; needs jsonschema).
     ``lifespan(server)`` is an async context manager entered once when a transport starts and left
     when it stops: what it yields is ``ctx.lifespan_state`` in every tool, resource and prompt.
+    ``state_key`` signs the 2026-07-28 ``requestState`` of calls that ask the client something
+    (``ctx.elicit``...): workers sharing it continue each other's calls (default:
+    ``$MCPLITE_STATE_KEY``, else a random key of this process); ``ask_timeout`` (seconds) bounds
+    how long a legacy session's ask waits for the client.
     """
 
     def __init__(
@@ -88,6 +92,8 @@ class McpServer:
         mask_error_details: bool = True,
         validate_output: bool = False,
         lifespan: LifespanFactory | None = None,
+        state_key: str | bytes | None = None,
+        ask_timeout: float = 300.0,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -112,6 +118,8 @@ class McpServer:
             max_requests_in_flight=max_requests_in_flight,
             mask_error_details=mask_error_details,
             max_frame_argument_cells=max_frame_argument_cells,
+            state_key=state_key,
+            ask_timeout=ask_timeout,
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
         self.validate_output = validate_output

@@ -21,6 +21,9 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, TypeAlias
 
+import attrs
+
+from mcplite.engine.asking import MRTR_METHODS, LegacyAsker, Outgoing, answer_or_input_required, modern_asker
 from mcplite.engine.eras import served_as
 from mcplite.engine.handlers import Engine, Era, Request, Result, Session
 from mcplite.engine.lines import encode, error_line, result_line
@@ -38,6 +41,7 @@ from mcplite.protocol.jsonrpc import (
     request_id_of,
 )
 from mcplite.protocol.versions import BATCH_VERSION, LATEST_LEGACY_VERSION, PROTOCOL_VERSION_KEY
+from mcplite.tools.asks import Asker
 
 log = logging.getLogger("mcplite.server")
 
@@ -67,12 +71,15 @@ class Connection:
     """The state of one client: its session (legacy version, log level) and requests in flight.
 
     ``write`` receives each outgoing line (bytes ending with a newline); it may be called from
-    worker threads (progress from sync tools), so it must be thread-safe.
+    worker threads (progress from sync tools), so it must be thread-safe. ``principal``: a hash
+    of the client's bearer token, which a 2026-07-28 ``requestState`` is bound to.
     """
 
-    def __init__(self, engine: Engine, write: Write) -> None:
+    def __init__(self, engine: Engine, write: Write, principal: str | None = None) -> None:
         self._engine = engine
         self._write = write
+        self._principal = principal
+        self._outgoing = Outgoing()
         self._session = Session()
         self._running: dict[tuple[str, RequestId], tuple[asyncio.Task[bytes], threading.Event]] = {}
         self._stopping = False
@@ -176,11 +183,13 @@ class Connection:
         for task, cancelled in list(self._running.values()):
             cancelled.set()
             task.cancel()
+        self._outgoing.cancel()
 
     def _cancel_task(self, task: asyncio.Task[bytes]) -> None:
-        for running, cancelled in list(self._running.values()):
+        for key, (running, cancelled) in list(self._running.items()):
             if running is task:
                 cancelled.set()
+                self._outgoing.cancel(key[1])
         task.cancel()
 
     def _write_call(self, task: asyncio.Task[bytes]) -> None:
@@ -209,7 +218,10 @@ class Connection:
             )
         if "method" not in message:
             if has_id and ("result" in message or "error" in message):
-                log.warning("ignored a response to request %r: this server sends no requests", request_id)
+                if not self._outgoing.resolve(message):
+                    log.warning(
+                        "ignored a response to request %r: no ask of this server waits for it", request_id
+                    )
                 return None
             answer_to = request_id if has_id else None
             return self._error(answer_to, RpcError(INVALID_REQUEST, "Invalid Request: no method"))
@@ -247,6 +259,9 @@ class Connection:
             version, era = served_as(table, method, params, self._session)
             entry = table.find(method, era)
             assert entry is not None  # served_as refuses a method the era lacks
+        if entry.opens_session:
+            capabilities = params.get("capabilities")
+            self._session.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
         cancelled = threading.Event()
 
         def send(name: str, values: dict[str, Any]) -> None:
@@ -265,11 +280,29 @@ class Connection:
             send,
             cancelled,
             self._announce,
+            principal=self._principal,
         )
+        request = attrs.evolve(request, asker=self._asker(request, notify))
         reply = entry.handler(request)
         if not inspect.isawaitable(reply):
             return Answer(result_line(request, reply), None)
         return self._start(request, reply)
+
+    def _asker(self, request: Request, write: Write) -> Asker | None:
+        """What the request's context asks the client through: its channel (legacy), or
+        ``input_required`` rounds (2026-07-28; its ``requestState`` is verified here)."""
+        if request.era == "legacy":
+            return LegacyAsker(
+                request.id, self._outgoing, write, self._session.client_capabilities,
+                request.cancelled, self._engine.ask_timeout,
+            )  # fmt: skip
+        if request.method in MRTR_METHODS:
+            return modern_asker(request, self._principal)
+        return None
+
+    def cancel_asks(self, request_id: RequestId) -> None:
+        """End what the request ``request_id`` waits for from the client (its client left)."""
+        self._outgoing.cancel(request_id)
 
     def _announce(self, name: str, values: dict[str, Any]) -> None:
         """A notification of the connection's own, tied to no request (from any thread)."""
@@ -306,7 +339,7 @@ class Connection:
     async def _run(self, request: Request, reply: Awaitable[Result | bytes]) -> bytes:
         """The line answering a request that runs as a task: its result, or a JSON-RPC error."""
         try:
-            result = await reply
+            result = await answer_or_input_required(request, reply)
         except asyncio.CancelledError:
             raise
         except RpcError as err:
@@ -324,6 +357,7 @@ class Connection:
             if entry is not None:
                 task, cancelled = entry
                 cancelled.set()
+                self._outgoing.cancel(request_id)  # type: ignore[arg-type]
                 task.cancel()
         # notifications/initialized, roots/list_changed and the rest need nothing from a tools server
 

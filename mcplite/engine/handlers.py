@@ -32,6 +32,9 @@ from mcplite.engine.workers import Workers
 from mcplite.features.offer import Offer
 from mcplite.protocol.jsonrpc import RequestId
 from mcplite.protocol.messages import Implementation
+from mcplite.protocol.request_state import state_key as make_state_key
+from mcplite.protocol.versions import CLIENT_CAPABILITIES_KEY
+from mcplite.tools.asks import Asker
 from mcplite.tools.frame_arguments import MAX_FRAME_CELLS
 from mcplite.tools.registry import ToolRegistry
 from rvalues.json import JsonOptions
@@ -67,6 +70,8 @@ class Session:
     def __init__(self) -> None:
         self.legacy_version: str | None = None
         self.log_level: str | None = None
+        self.client_capabilities: dict[str, Any] = {}
+        """What the client declared in ``initialize`` (what its tools may ask it)."""
 
 
 @attrs.frozen
@@ -76,6 +81,8 @@ class Request:
     ``version`` is the protocol version it is served under and ``era`` how; ``options`` the payload
     options in force when it arrived (read once, there); ``cancelled`` is set when the client
     cancels it; ``notify`` sends the client a notification tied to it (nothing once cancelled);
+    ``asker`` sends what its context asks the client (:mod:`mcplite.engine.asking`); ``principal``
+    is a hash of the bearer token it came with (None without one);
     ``announce`` sends the connection a notification tied to no request, later (list changes):
     stdio writes it out, HTTP sends it on the session's GET stream.
     """
@@ -91,6 +98,16 @@ class Request:
     notify: Notify
     cancelled: threading.Event = attrs.field(factory=threading.Event)
     announce: Notify | None = None
+    asker: Asker | None = None
+    principal: str | None = None
+
+    @property
+    def client_capabilities(self) -> dict[str, Any]:
+        """What the client can do: declared in ``initialize`` (legacy) or in the request's ``_meta``."""
+        if self.era == "legacy":
+            return self.session.client_capabilities
+        found = self.meta.get(CLIENT_CAPABILITIES_KEY)
+        return found if isinstance(found, dict) else {}
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -209,7 +226,9 @@ class Engine:
 
     ``workers`` run sync tools off the event loop; ``mask_error_details``: an unexpected exception
     in a tool reaches the client as a generic message naming the tool; ``max_frame_argument_cells``
-    bounds a frame argument (rows times columns).
+    bounds a frame argument (rows times columns); ``state_key`` signs the 2026-07-28
+    ``requestState`` (default: ``$MCPLITE_STATE_KEY``, else random per process); ``ask_timeout``
+    bounds a legacy ask's wait for the client.
     """
 
     def __init__(
@@ -225,6 +244,8 @@ class Engine:
         max_requests_in_flight: int = 1024,
         mask_error_details: bool = True,
         max_frame_argument_cells: int = MAX_FRAME_CELLS,
+        state_key: str | bytes | None = None,
+        ask_timeout: float = 300.0,
     ) -> None:
         self.server_info = server_info
         self.handlers = handlers
@@ -235,6 +256,10 @@ class Engine:
         self.max_message_size = max_message_size
         self.max_requests_in_flight = max_requests_in_flight
         self.max_frame_argument_cells = max_frame_argument_cells
+        self.state_key = make_state_key(state_key)
+        """Signs 2026-07-28 ``requestState`` (workers sharing it continue each other's calls)."""
+        self.ask_timeout = ask_timeout
+        """How long a legacy ask waits for the client's answer, in seconds."""
         self.offer = Offer(tools.page_size)
         """Resources, prompts, completion, subscriptions and lifespan (:mod:`mcplite.features`)."""
         self.mask_error_details = mask_error_details

@@ -56,6 +56,8 @@ def request_context(request: Request) -> Context:
         cancelled=request.cancelled,
         lifespan_state=request.engine.offer.lifespan.state,
         read_resource=lambda uri: read_contents(request, uri),
+        asker=request.asker,
+        client_capabilities=request.client_capabilities,
     )
 
 

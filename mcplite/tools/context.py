@@ -16,17 +16,31 @@ worker thread) and async tools alike:
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import math
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from mcplite.protocol.checks import check_plain_json
 from mcplite.protocol.versions import LOG_LEVELS, since
 from mcplite.tools.annotations import read, type_hints
+from mcplite.tools.asks import (
+    Answer,
+    Answers,
+    Asker,
+    AskError,
+    ElicitAnswer,
+    RootsAnswer,
+    SampleAnswer,
+    elicit_ask,
+    roots_ask,
+    sample_ask,
+)
 
 Notify = Callable[[str, dict[str, Any]], None]
+T = TypeVar("T")
 
 
 class ToolCancelled(Exception):
@@ -52,6 +66,8 @@ class Context:
         cancelled: threading.Event | None = None,
         lifespan_state: Any = None,
         read_resource: Callable[[str], list[Any]] | None = None,
+        asker: Asker | None = None,
+        client_capabilities: dict[str, Any] | None = None,
     ) -> None:
         self._request_id = request_id
         self._protocol_version = protocol_version
@@ -61,6 +77,8 @@ class Context:
         self._cancelled = cancelled if cancelled is not None else threading.Event()
         self._lifespan_state = lifespan_state
         self._read_resource = read_resource
+        self._asker = asker
+        self._client_capabilities = client_capabilities or {}
 
     @property
     def lifespan_state(self) -> Any:
@@ -137,6 +155,79 @@ class Context:
             params["logger"] = logger
         self._notify("notifications/message", params)
 
+    # -- asking the client ----------------------------------------------------------------------
+
+    @property
+    def client_capabilities(self) -> dict[str, Any]:
+        """What the client declared it can do (``initialize``'s, or the 2026-07-28 request's
+        ``_meta``): ``"elicitation" in ctx.client_capabilities`` before asking is how a tool
+        serves clients with and without it."""
+        return dict(self._client_capabilities)
+
+    @overload
+    def elicit(self, message: str, schema: type[T], *, key: str | None = None) -> ElicitAnswer[T]: ...
+    @overload
+    def elicit(
+        self, message: str, schema: dict[str, Any], *, key: str | None = None
+    ) -> ElicitAnswer[dict[str, Any]]: ...
+    def elicit(self, message: str, schema: Any, *, key: str | None = None) -> ElicitAnswer[Any]:
+        """Ask the user ``message`` (``elicitation/create``, form mode): ``schema`` is an attrs class
+        or dataclass (the answer's ``content`` is one) or a hand-written JSON schema (a dict).
+
+        Sync code gets the answer; async code awaits it: ``answer = await ctx.elicit(...)``.
+        ``key`` names the ask in a 2026-07-28 ``inputRequests`` map (default: its position and a
+        digest). A client without the capability raises ``mcplite.AskError`` (-32021 at 2026-07-28).
+        """
+        record = None if isinstance(schema, dict) else schema
+        return self._asked(ElicitAnswer(elicit_ask(message, schema, key), self._need_asker(), record))
+
+    def sample(
+        self,
+        messages: str | list[str | dict[str, Any]],
+        *,
+        max_tokens: int,
+        system_prompt: str | None = None,
+        model_preferences: dict[str, Any] | None = None,
+        temperature: float | None = None,
+        stop_sequences: list[str] | None = None,
+        tools: list[dict[str, Any]] | None = None,
+        key: str | None = None,
+    ) -> SampleAnswer:
+        """Ask the client's model for a message (``sampling/createMessage``; deprecated at
+        2026-07-28, still served where the client declares ``sampling``). A str is a user message
+        of text. ``tools`` (2025-11-25 on) needs the client's ``sampling.tools``."""
+        ask = sample_ask(
+            messages, max_tokens=max_tokens, system_prompt=system_prompt, model_preferences=model_preferences,
+            temperature=temperature, stop_sequences=stop_sequences, tools=tools, key=key,
+        )  # fmt: skip
+        return self._asked(SampleAnswer(ask, self._need_asker()))
+
+    def list_roots(self, *, key: str | None = None) -> RootsAnswer:
+        """The client's roots (``roots/list``): ``answer.uris``, ``answer.roots``."""
+        return self._asked(RootsAnswer(roots_ask(key), self._need_asker()))
+
+    def ask_all(self, *answers: Answer) -> Answers:
+        """Several asks at once: ``a, b = await ctx.ask_all(ctx.elicit(...), ctx.sample(...))`` in
+        async code (build them on the loop: they are sent together); in sync code each ask has been
+        answered already, one after the other. At 2026-07-28 the asks of one ``ask_all`` go out in
+        one ``input_required`` round."""
+        together = Answers(answers)
+        together._asker = self._need_asker()
+        return together
+
+    def _need_asker(self) -> Asker:
+        if self._asker is None:
+            raise AskError("this context has no client to ask (it was made outside a request)")
+        return self._asker
+
+    def _asked(self, answer: A) -> A:
+        """``answer`` resolved now when called from a worker thread; left to be awaited on the loop."""
+        if _on_event_loop():
+            return answer
+        [raw] = self._need_asker().ask_blocking([answer.ask])
+        answer._resolve(raw)
+        return answer
+
     def debug(self, data: Any, logger: str | None = None) -> None:
         """``log("debug", ...)``."""
         self.log("debug", data, logger)
@@ -152,6 +243,17 @@ class Context:
     def error(self, data: Any, logger: str | None = None) -> None:
         """``log("error", ...)``."""
         self.log("error", data, logger)
+
+
+A = TypeVar("A", bound=Answer)
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:

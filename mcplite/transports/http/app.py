@@ -28,6 +28,7 @@ import attrs
 from mcplite.engine.handlers import Engine
 from mcplite.engine.listening import BEARER_TOKEN
 from mcplite.protocol.jsonrpc import INVALID_REQUEST, RpcError, parse_message, request_id_of
+from mcplite.protocol.request_state import principal_of
 from mcplite.protocol.versions import MODERN_VERSIONS
 from mcplite.transports.http.exchange import Receive, Scope, Send, send_response
 from mcplite.transports.http.guards import (
@@ -154,7 +155,10 @@ class McpHttpApp:
         modern, version = meta_version(message)
         keepalive = self.options.sse_keepalive
         if modern and isinstance(message, dict):
-            await serve_modern(self.engine, headers, message, version, receive, send, keepalive=keepalive)
+            await serve_modern(
+                self.engine, headers, message, version, receive, send,
+                keepalive=keepalive, principal=principal_of(token),
+            )  # fmt: skip
         elif version_header in MODERN_VERSIONS:
             await serve_modern_without_meta(
                 self.engine, message, version_header, receive, send, keepalive=keepalive

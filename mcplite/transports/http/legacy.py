@@ -4,7 +4,9 @@ Streamable HTTP): ``initialize`` starts a session whose id the response carries 
 GET opens the session's own SSE stream, for what the server sends of its accord (resource list
 changes and updates; :mod:`mcplite.transports.http.stream`); a second GET gets 409.
 A request whose client leaves runs on (its result is dropped): a legacy client cancels with
-``notifications/cancelled``.
+``notifications/cancelled``. What a tool asks the client (``ctx.elicit``...) goes out on the
+POST's SSE stream; the client POSTs its response to the session (answered 202); a client that
+leaves first ends the ask.
 """
 
 from __future__ import annotations
@@ -77,16 +79,20 @@ class LegacyEra:
                 status_of=legacy_status,
                 keepalive=self.keepalive,
                 headers=fields,
-                on_leave=self._run_on,
+                on_leave=lambda work, request: self._run_on(session.connection, work, request),
             )
         finally:
             session.exchanges -= 1
 
-    def _run_on(self, work: asyncio.Task[Answer | None], request: RequestId | None) -> None:
+    def _run_on(
+        self, connection: Connection, work: asyncio.Task[Answer | None], request: RequestId | None
+    ) -> None:
         log.info(
             "connection closed before its answer (client gone or server stopping): request %r runs on",
             request,
         )
+        if request is not None:  # what it asks the client can no longer reach it, nor be answered
+            connection.cancel_asks(request)
         self._background.add(work)
         work.add_done_callback(self._background.discard)
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from typing import Any
 
+from mcplite.engine.asking import MISSING_CAPABILITY
 from mcplite.engine.connection import Answer, Connection
 from mcplite.engine.eras import modern_method
 from mcplite.engine.handlers import Engine
@@ -41,6 +42,7 @@ MODERN_STATUS = {
     HEADER_MISMATCH: 400,
     UNSUPPORTED_PROTOCOL_VERSION: 400,
     METHOD_NOT_FOUND: 404,
+    MISSING_CAPABILITY: 400,
 }
 """The HTTP status of a JSON-RPC error (anything else, results included, is 200)."""
 
@@ -78,8 +80,10 @@ async def serve_modern(
     send: Send,
     *,
     keepalive: float,
+    principal: str | None = None,
 ) -> None:
-    """Serve a message whose ``_meta`` names ``version`` (its routing headers checked first)."""
+    """Serve a message whose ``_meta`` names ``version`` (its routing headers checked first);
+    ``principal`` (a hash of the bearer token) binds the ``requestState`` of its rounds."""
     if isinstance(message, dict):
         try:
             method = message.get("method")
@@ -93,7 +97,8 @@ async def serve_modern(
             raise HttpError(
                 status, err.code, err.message, request_id=request_id(message), data=err.data
             ) from None
-    await _exchange(engine, message, receive, send, keepalive, closing_line(engine, message, version))
+    on_stop = closing_line(engine, message, version)
+    await _exchange(engine, message, receive, send, keepalive, on_stop, principal)
 
 
 async def serve_modern_without_meta(
@@ -115,9 +120,15 @@ async def serve_modern_without_meta(
 
 
 async def _exchange(
-    engine: Engine, message: Any, receive: Receive, send: Send, keepalive: float, on_stop: bytes | None = None
+    engine: Engine,
+    message: Any,
+    receive: Receive,
+    send: Send,
+    keepalive: float,
+    on_stop: bytes | None = None,
+    principal: str | None = None,
 ) -> None:
-    connection = Connection(engine, discard)
+    connection = Connection(engine, discard, principal)
     overflow = backlog_overflow(engine, message)  # a listen: bounded, as its client may stop reading
     backlog = None if overflow is None else engine.offer.subscriptions.limits.max_listen_backlog
     await exchange(
