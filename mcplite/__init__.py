@@ -13,6 +13,7 @@ Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) o
 
 from mcplite.features.prompts import PromptMessage
 from mcplite.features.resources import ResourceNotFound
+from mcplite.features.result_store import DirectoryStore, MemoryStore, ResultStore
 from mcplite.http import McpHttpApp
 from mcplite.payload.content import (
     content_audio,
@@ -59,6 +60,7 @@ __all__ = [
     "CallToolResult",
     "ContentBlock",
     "Context",
+    "DirectoryStore",
     "DiscoverResult",
     "EmbeddedResource",
     "Examples",
@@ -69,11 +71,13 @@ __all__ = [
     "ListToolsResult",
     "McpHttpApp",
     "McpServer",
+    "MemoryStore",
     "PromptMessage",
     "PublicError",
     "RegisteredTool",
     "ResourceLink",
     "ResourceNotFound",
+    "ResultStore",
     "Rows",
     "TextContent",
     "TextResourceContents",

@@ -26,13 +26,15 @@ from mcplite.engine.workers import Workers, default_size
 from mcplite.features.lifespan import Lifespan, LifespanFactory
 from mcplite.features.prompts import RegisteredPrompt
 from mcplite.features.resources import RegisteredResource
+from mcplite.features.result_store import MemoryStore, ResultPolicy, ResultStore
 from mcplite.features.subscriptions import SubscriptionLimits
+from mcplite.payload.budget import DEFAULT_MAX_RESULT_BYTES, DEFAULT_RESULT_BUDGET, SERVER_BUDGET, Inherit
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
 from mcplite.protocol.types import ToolAnnotations
 from mcplite.tools.frame_arguments import MAX_FRAME_CELLS
-from mcplite.tools.registry import RegisteredTool, ToolRegistry
+from mcplite.tools.registry import RegisteredTool, ToolRegistry, checked_budget
 from mcplite.transports.http.app import McpHttpApp
 from mcplite.transports.http.serve import serve_http
 from mcplite.transports.stdio import serve_stdio
@@ -65,6 +67,12 @@ class McpServer:
     ``output_schema`` (a misfit is an error result naming its path; needs jsonschema).
     ``lifespan(server)`` is an async context manager entered once when a transport starts and left
     when it stops: what it yields is ``ctx.lifespan_state`` in every tool, resource and prompt.
+    ``result_budget`` (bytes of a ``tools/call`` response line, 50,000 by default; None: off) is
+    where a result that is a data frame, vector or list is cut to the exact head that fits, with a
+    ``resource_link`` to the rest, kept in ``result_store`` (a :class:`mcplite.MemoryStore` by
+    default; :class:`mcplite.DirectoryStore` for workers sharing a volume); no line passes
+    ``max_result_bytes`` (4 MiB): such a result is an error result naming its size (see
+    docs/large-results.md). ``@server.tool(result_budget=...)`` sets one tool's budget.
     ``state_key`` signs the 2026-07-28 ``requestState`` of calls that ask the client something
     (``ctx.elicit``...): workers sharing it continue each other's calls (default:
     ``$MCPLITE_STATE_KEY``, else a random key of this process); ``ask_timeout`` (seconds) bounds
@@ -92,6 +100,9 @@ class McpServer:
         mask_error_details: bool = True,
         validate_output: bool = False,
         lifespan: LifespanFactory | None = None,
+        result_budget: int | None = DEFAULT_RESULT_BUDGET,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        result_store: ResultStore | None = None,
         state_key: str | bytes | None = None,
         ask_timeout: float = 300.0,
     ) -> None:
@@ -103,6 +114,7 @@ class McpServer:
             ("max_message_size", max_message_size),
             ("max_requests_in_flight", max_requests_in_flight),
             ("max_frame_argument_cells", max_frame_argument_cells),
+            ("max_result_bytes", max_result_bytes),
         )
         for option, value in limits:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -123,6 +135,11 @@ class McpServer:
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
         self.validate_output = validate_output
+        self.engine.results = ResultPolicy(
+            checked_budget(result_budget, "McpServer"),
+            max_result_bytes,
+            MemoryStore() if result_store is None else result_store,
+        )
         self.engine.offer.lifespan = Lifespan(lifespan, self)
         self.engine.offer.subscriptions.limits = SubscriptionLimits(
             max_listens=max_listens,
@@ -193,6 +210,7 @@ class McpServer:
         meta: dict[str, Any] | None = None,
         structured: bool | None = None,
         input_schema: dict[str, Any] | None = None,
+        result_budget: int | Inherit | None = SERVER_BUDGET,
     ) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
@@ -227,6 +245,7 @@ class McpServer:
         meta: dict[str, Any] | None = None,
         structured: bool | None = None,
         input_schema: dict[str, Any] | None = None,
+        result_budget: int | Inherit | None = SERVER_BUDGET,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the server holds it (the clients that
         listen for tool list changes hear of it)."""
@@ -242,6 +261,7 @@ class McpServer:
             structured=structured,
             validate_output=self.validate_output,
             input_schema=input_schema,
+            result_budget=result_budget,
         )
         self.notify_tools_changed()
         return tool

@@ -18,7 +18,8 @@ from typing import Any
 
 from mcplite.engine.handlers import Request, Written
 from mcplite.engine.lines import result_line
-from mcplite.engine.reads import request_context
+from mcplite.engine.reads import request_context, resource_methods
+from mcplite.engine.sizing import budgeted_line
 from mcplite.protocol.checks import cut
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.projection import result_parts
@@ -111,12 +112,16 @@ def _run_sync(request: Request, tool: RegisteredTool, arguments: dict[str, Any],
 def _finish(request: Request, tool: RegisteredTool, value: Any) -> bytes:
     """The response line of a tool's return value (in a worker thread: encoding stays off the loop)."""
     try:
-        result = tool.to_result(value, request.options)
+        line, cut = budgeted_line(request, tool, value)
     except Exception as err:
         text = error_text(err)
         log.warning("tool %s returned a value that cannot be sent: %s", tool.name, text)
         result = error_result(f"Tool {tool.name} returned a value that cannot be sent: {text}")
-    return result_line(request, written(result, request.version))
+        return result_line(request, written(result, request.version))
+    if cut and request.engine.handlers.find("resources/read") is None:  # its rest is read as a resource
+        for method in resource_methods():
+            request.engine.handlers.add(method)
+    return line
 
 
 def failure_result(name: str, error: Exception, mask: bool) -> CallToolResult:

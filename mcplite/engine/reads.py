@@ -26,6 +26,7 @@ from typing import Any
 
 from mcplite.engine.handlers import Era, Method, Request, Written
 from mcplite.engine.lines import result_line
+from mcplite.engine.result_pages import is_stored_result, read_stored_page
 from mcplite.features.contents import Contents
 from mcplite.features.listing import listing
 from mcplite.features.resources import RegisteredResource, ResourceNotFound
@@ -125,6 +126,8 @@ def list_templates(request: Request) -> dict[str, Any]:
 def read_resource(request: Request) -> Awaitable[bytes]:
     """The handler of ``resources/read``: find the resource at once, then read it as a task."""
     uri = _uri(request)
+    if is_stored_result(uri):  # the rest of a tool's result that was cut (mcplite.engine.result_pages)
+        return request.engine.workers.run(read_stored_page, request, uri)
     entry, kwargs = _found(request, uri)
     return _read(request, entry, uri, kwargs)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from mcplite.payload.budget import SERVER_BUDGET, Inherit
 from mcplite.payload.content import as_icons
 from mcplite.payload.results import built_result, served_result
 from mcplite.payload.rjson import encode_json, encoded_json, options_in_force
@@ -119,6 +120,21 @@ def typed_return(
     return shape
 
 
+def checked_budget(value: Any, owner: str, *, allow_server: bool = False) -> Any:
+    """A ``result_budget``: a positive number of bytes, None (no budget), or the server's.
+
+    >>> checked_budget(0, "tool 'x'")
+    Traceback (most recent call last):
+    ...
+    ValueError: tool 'x': result_budget must be a positive integer (bytes) or None, not 0
+    """
+    if value is None or (allow_server and value is SERVER_BUDGET):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{owner}: result_budget must be a positive integer (bytes) or None, not {value!r}")
+    return value
+
+
 def _error(text: str) -> CallToolResult:
     return CallToolResult([TextContent(text)], is_error=True)
 
@@ -158,6 +174,9 @@ class RegisteredTool:
         self.structured = structured
         self.returns = returns
         self.validate = validate
+        self.result_budget: int | Inherit | None = SERVER_BUDGET
+        """Bytes of this tool's response line before its result is cut (None: never cut; by
+        default the server's ``result_budget``)."""
         self._listed: dict[JsonOptions, Tool] = {}
 
     def listed(self, options: JsonOptions) -> Tool:
@@ -257,6 +276,7 @@ class ToolRegistry:
         structured: bool | None = None,
         validate_output: bool = False,
         input_schema: dict[str, Any] | None = None,
+        result_budget: int | Inherit | None = SERVER_BUDGET,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the registry holds it.
 
@@ -321,6 +341,7 @@ class ToolRegistry:
             input_schema=input_schema,
         )
         registered.tool = attrs.evolve(registered.tool, input_schema=registered.binder.schema)
+        registered.result_budget = checked_budget(result_budget, owner, allow_server=True)
         self._tools[tool_name] = registered
         return registered
 
