@@ -119,8 +119,15 @@ def encode_value_json(value: Any, where: str = "value", *, options: JsonOptions)
     >>> encode_value_json([{"id": 1, "ok": True}, {"id": 2, "ok": None}], options=options_in_force())
     '[{"id":1,"ok":true},{"id":2,"ok":null}]'
     """
+    text = _plain_json(value, where, options)
+    return encode_json(to_r(value, where), where, options=options) if text is None else text
+
+
+def _plain_json(value: Any, where: str, options: JsonOptions) -> str | None:
+    """The text of a non-empty dict, list or tuple by :mod:`rvalues.json.plain` (the compiled writer
+    in one pass where it takes the value), or None for any other value: decided here, once."""
     if not can_encode_plain(value, options):
-        return encode_json(to_r(value, where), where, options=options)
+        return None
     try:
         return encode_plain(value, options, _leaf, where)
     except RValueError as err:
@@ -130,8 +137,9 @@ def encode_value_json(value: Any, where: str = "value", *, options: JsonOptions)
 def encode_structured(value: Any, options: JsonOptions) -> EncodedJson | None:
     """Structured content: ``None``/NULL gives None (no field); a bare empty list is ``{}``."""
     where = "structured_content"
-    if can_encode_plain(value, options):
-        return encoded_json(encode_value_json(value, where, options=options), where)
+    text = _plain_json(value, where, options)
+    if text is not None:
+        return encoded_json(text, where)
     x = to_r(value, where)
     if x is NULL:
         return None
@@ -152,9 +160,8 @@ def ordinary_text(value: Any, options: JsonOptions) -> str:
     """
     if isinstance(value, str):
         return check_utf8(value, "return value")
-    if can_encode_plain(value, options):
-        return encode_value_json(value, "return value", options=options)
-    return _r_text(to_r(value, "return value"), options)
+    text = _plain_json(value, "return value", options)
+    return _r_text(to_r(value, "return value"), options) if text is None else text
 
 
 def _r_text(x: RValue, options: JsonOptions) -> str:
@@ -176,9 +183,14 @@ def ordinary_block(value: Any, options: JsonOptions) -> TextContent:
     >>> ordinary_block([1, 2], options_in_force())
     TextContent(text='[1,2]', annotations=None, meta=None)
     """
-    if isinstance(value, str) or backend() != "c" or can_encode_plain(value, options):
-        return TextContent(ordinary_text(value, options))
+    if isinstance(value, str):
+        return TextContent(check_utf8(value, "return value"))
+    text = _plain_json(value, "return value", options)
+    if text is not None:
+        return TextContent(text)
     x = to_r(value, "return value")
+    if backend() != "c":
+        return TextContent(_r_text(x, options))
     escaped = escaped_frame_json(x, "return value", options)
     if escaped is not None:
         return SplicedText.from_escaped(escaped)
