@@ -18,6 +18,7 @@ import asyncio
 import inspect
 import logging
 import threading
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, TypeAlias
 
@@ -80,6 +81,7 @@ class Connection:
         self._write = write
         self._principal = principal
         self._outgoing = Outgoing()
+        self._task_errors: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = weakref.WeakKeyDictionary()
         self._session = Session()
         self._running: dict[tuple[str, RequestId], tuple[asyncio.Task[bytes], threading.Event]] = {}
         self._stopping = False
@@ -157,7 +159,7 @@ class Connection:
         if failure is not None:  # _run turns every failure into an answer
             log.error("a request failed unexpectedly", exc_info=failure)
             return None
-        return Answer(outcome.result(), None)
+        return Answer(outcome.result(), self._task_errors.pop(outcome, None))
 
     def stop_accepting(self) -> None:
         """From now on, refuse new requests with an error (notifications, cancellations included,
@@ -343,6 +345,9 @@ class Connection:
         except asyncio.CancelledError:
             raise
         except RpcError as err:
+            task = asyncio.current_task()
+            if task is not None:  # for respond's Answer: its HTTP status follows the code
+                self._task_errors[task] = err.code
             return error_line(request.id, err)
         except Exception:
             log.exception("internal error answering %s", request.method)

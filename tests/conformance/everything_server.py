@@ -5,9 +5,9 @@ grades, written with mcplite's public API only.
 ``http://127.0.0.1:8931/mcp``; ``.ci/conformance`` starts it and runs the suites against it. The
 fixtures (names, texts, URIs) are the ones the suite's scenarios call, as its reference server
 (``examples/servers/typescript/everything-server.ts`` in modelcontextprotocol/conformance) serves
-them. The fixtures that must ask the client something (elicitation, sampling, roots, the
-2026-07-28 ``input_required`` round trips) are registered but answer with an error result that
-says so, until mcplite's ``Context`` can ask: their scenarios are listed in
+them. The fixtures that ask the client something use ``ctx.elicit``, ``ctx.sample`` and
+``ctx.list_roots``: requests on the call's stream in a legacy session, ``input_required`` rounds at
+2026-07-28 (with the keys the suite's scenarios name). What mcplite still fails is listed in
 ``tests/conformance/expected-failures.txt``.
 
 >>> sorted(server.prompts)[:2]
@@ -20,7 +20,9 @@ import argparse
 import asyncio
 import base64
 import json
-from typing import Any
+from typing import Any, Literal
+
+import attrs
 
 import mcplite
 from mcplite import Context, McpServer, ToolError
@@ -31,8 +33,6 @@ PNG = base64.b64decode(
 )
 WAV = base64.b64decode("UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=")
 
-# What a fixture that needs the client's input answers until Context can ask (issue 33).
-NOT_YET = "mcplite cannot ask the client for {what} from a tool yet (issue 33)"
 
 server = McpServer("mcp-conformance-test-server", version="1.0.0")
 
@@ -114,12 +114,10 @@ def test_error_handling() -> str:
 
 
 @server.tool
-async def test_reconnection() -> str:
-    """Tests SSE stream disconnection and client reconnection (SEP-1699).
-
-    mcplite has no public way for a tool to close its own stream, so this answers on the stream
-    it was called on; the suite's check (server-sse-polling) is listed as an expected failure.
-    """
+async def test_reconnection(ctx: Context) -> str:
+    """Tests SSE stream disconnection and client reconnection (SEP-1699): the call ends its stream,
+    the client reconnects with Last-Event-ID and receives the answer there."""
+    ctx.close_sse_stream()
     await asyncio.sleep(0.1)
     return (
         "Reconnection test completed successfully. If you received this, "
@@ -207,59 +205,174 @@ def test_trigger_prompt_change() -> str:
     return "Mutation triggered"
 
 
-# -- tools that must ask the client something: honest failures until Context can ask -------------
+# -- tools that ask the client something (elicitation, sampling, roots) ---------------------------
 
-
-def _needs(what: str) -> str:
-    raise ToolError(NOT_YET.format(what=what))
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 
 
 @server.tool
-def test_sampling(prompt: str) -> str:
+async def test_sampling(prompt: str, ctx: Context) -> str:
     """Tests server-initiated sampling (LLM completion request)."""
-    return _needs("a sampled message")
+    reply = await ctx.sample(prompt, max_tokens=100)
+    return f"LLM response: {reply.text}"
 
 
 @server.tool
-def test_elicitation(message: str) -> str:
+async def test_elicitation(message: str, ctx: Context) -> str:
     """Tests server-initiated elicitation (user input request)."""
-    return _needs("input (elicitation)")
+    schema = {
+        "type": "object",
+        "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"},
+        },
+        "required": ["username", "email"],
+    }
+    answer = await ctx.elicit(message, schema)
+    return f"User response: action={answer.action}, content={json.dumps(answer.content)}"
+
+
+@attrs.frozen
+class Defaults:
+    """SEP-1034: a default on every primitive (derived from the record type)."""
+
+    name: str = "John Doe"
+    age: int = 30
+    score: float = 95.5
+    status: Literal["active", "inactive", "pending"] = "active"
+    verified: bool = True
 
 
 @server.tool
-def test_elicitation_sep1034_defaults() -> str:
+async def test_elicitation_sep1034_defaults(ctx: Context) -> str:
     """Tests elicitation with default values per SEP-1034."""
-    return _needs("input (elicitation)")
+    answer = await ctx.elicit("Please review and update the form fields with defaults", Defaults)
+    content = None if answer.content is None else attrs.asdict(answer.content)
+    return f"Elicitation completed: action={answer.action}, content={json.dumps(content)}"
+
+
+ENUMS = {
+    "type": "object",
+    "properties": {
+        "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        "titledSingle": {
+            "type": "string",
+            "oneOf": [
+                {"const": "value1", "title": "First Option"},
+                {"const": "value2", "title": "Second Option"},
+                {"const": "value3", "title": "Third Option"},
+            ],
+        },
+        "legacyEnum": {
+            "type": "string",
+            "enum": ["opt1", "opt2", "opt3"],
+            "enumNames": ["Option One", "Option Two", "Option Three"],
+        },
+        "untitledMulti": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        },
+        "titledMulti": {
+            "type": "array",
+            "items": {
+                "anyOf": [
+                    {"const": "value1", "title": "First Choice"},
+                    {"const": "value2", "title": "Second Choice"},
+                    {"const": "value3", "title": "Third Choice"},
+                ]
+            },
+        },
+    },
+}
+"""SEP-1330's five enum forms, the legacy ``enumNames`` one included: a hand-written schema."""
 
 
 @server.tool
-def test_elicitation_sep1330_enums() -> str:
+async def test_elicitation_sep1330_enums(ctx: Context) -> str:
     """Tests elicitation with enum schema improvements per SEP-1330."""
-    return _needs("input (elicitation)")
+    answer = await ctx.elicit("Please select options from the enum fields", ENUMS)
+    return f"Elicitation completed: action={answer.action}, content={json.dumps(answer.content)}"
 
 
-INPUT_REQUIRED_TOOLS = {
-    "test_missing_capability": "a sampled message",
-    "test_input_required_result_elicitation": "input (elicitation)",
-    "test_input_required_result_sampling": "a sampled message",
-    "test_input_required_result_list_roots": "its roots",
-    "test_input_required_result_request_state": "input (elicitation)",
-    "test_input_required_result_multiple_inputs": "input (elicitation, sampling and roots)",
-    "test_input_required_result_multi_round": "input (elicitation)",
-    "test_input_required_result_tampered_state": "input (elicitation)",
-    "test_input_required_result_capabilities": "input (elicitation, sampling and roots)",
-}
+# -- 2026-07-28: the same asks as input_required rounds (keys as the suite's scenarios name them) ---
 
 
-def _input_required(what: str) -> Any:
-    def tool() -> str:
-        return _needs(what)
+@server.tool
+async def test_missing_capability(ctx: Context) -> str:
+    """Needs sampling: a client that did not declare it gets -32021."""
+    reply = await ctx.sample("Say hello", max_tokens=10)
+    return reply.text
 
-    return tool
+
+@server.tool
+async def test_input_required_result_elicitation(ctx: Context) -> str:
+    """MRTR: one elicitation."""
+    answer = await ctx.elicit("What is your name?", NAME, key="user_name")
+    return f"Hello, {answer.content['name']}!"
 
 
-for _name, _what in INPUT_REQUIRED_TOOLS.items():
-    server.add_tool(_input_required(_what), name=_name, description=f"MRTR: needs {_what}.")
+@server.tool
+async def test_input_required_result_sampling(ctx: Context) -> str:
+    """MRTR: one sampling request."""
+    reply = await ctx.sample("What is the capital of France?", max_tokens=100, key="capital_question")
+    return reply.text
+
+
+@server.tool
+async def test_input_required_result_list_roots(ctx: Context) -> str:
+    """MRTR: the client's roots."""
+    found = await ctx.list_roots(key="client_roots")
+    return f"Roots: {', '.join(found.uris)}"
+
+
+@server.tool
+async def test_input_required_result_request_state(ctx: Context) -> str:
+    """MRTR: a confirmation; reaching the end means the signed requestState verified."""
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    answer = await ctx.elicit("Please confirm", schema, key="confirm")
+    return f"state-ok: confirmed={answer.content['ok']}"
+
+
+@server.tool
+async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
+    """MRTR: an elicitation, a sampling request and the roots, in one round."""
+    name, greeting, found = await ctx.ask_all(
+        ctx.elicit("What is your name?", NAME, key="user_name"),
+        ctx.sample("Generate a greeting", max_tokens=50, key="greeting"),
+        ctx.list_roots(key="client_roots"),
+    )
+    return f"{greeting.text} {name.content['name']} ({len(found.roots)} roots)"
+
+
+@server.tool
+async def test_input_required_result_multi_round(ctx: Context) -> str:
+    """MRTR: two rounds, one after the other."""
+    name = await ctx.elicit("Step 1: What is your name?", NAME, key="step1")
+    colour = {"type": "object", "properties": {"color": {"type": "string"}}, "required": ["color"]}
+    color = await ctx.elicit("Step 2: What is your favorite color?", colour, key="step2")
+    return f"{name.content['name']} likes {color.content['color']}"
+
+
+@server.tool
+async def test_input_required_result_tampered_state(ctx: Context) -> str:
+    """MRTR: a tampered requestState is refused (-32602) before this runs again."""
+    answer = await ctx.elicit("Please confirm", {"type": "object", "properties": {"ok": {"type": "boolean"}}})
+    return f"confirmed: {answer.content}"
+
+
+@server.tool
+async def test_input_required_result_capabilities(ctx: Context) -> str:
+    """MRTR: asks only what the client declared it can answer."""
+    can = ctx.client_capabilities
+    asks = []
+    if "elicitation" in can:
+        asks.append(ctx.elicit("What is your name?", NAME, key="user_name"))
+    if "sampling" in can:
+        asks.append(ctx.sample("Generate a greeting", max_tokens=50, key="greeting"))
+    if "roots" in can:
+        asks.append(ctx.list_roots(key="client_roots"))
+    answers = await ctx.ask_all(*asks)
+    return f"answered {len(answers)} of the asks the client can take"
 
 
 # -- resources -------------------------------------------------------------------------------------
@@ -340,9 +453,11 @@ def test_prompt_with_image() -> list[Any]:
 
 
 @server.prompt
-def test_input_required_result_prompt() -> str:
+async def test_input_required_result_prompt(ctx: Context) -> str:
     """MRTR: prompt that requires elicitation input."""
-    return _needs("input (elicitation)")
+    schema = {"type": "object", "properties": {"context": {"type": "string"}}, "required": ["context"]}
+    answer = await ctx.elicit("What context should the prompt use?", schema, key="user_context")
+    return f"Use this context: {answer.content['context']}"
 
 
 @server.completion
