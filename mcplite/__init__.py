@@ -45,6 +45,7 @@ from mcplite.protocol.types import (
 )
 from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
+from mcplite.tools.asks import AskError, ElicitAnswer, RootsAnswer, SampleAnswer
 from mcplite.tools.context import Context, ToolCancelled
 from mcplite.tools.examples import Examples
 from mcplite.tools.failures import PublicError, ToolError
@@ -55,6 +56,7 @@ __all__ = [
     "ABSENT",
     "PROTOCOL_VERSIONS",
     "Annotations",
+    "AskError",
     "AudioContent",
     "BlobResourceContents",
     "CallToolResult",
@@ -62,6 +64,7 @@ __all__ = [
     "Context",
     "DirectoryStore",
     "DiscoverResult",
+    "ElicitAnswer",
     "EmbeddedResource",
     "Examples",
     "Icon",
@@ -78,7 +81,9 @@ __all__ = [
     "ResourceLink",
     "ResourceNotFound",
     "ResultStore",
+    "RootsAnswer",
     "Rows",
+    "SampleAnswer",
     "TextContent",
     "TextResourceContents",
     "Tool",

@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol, TypeVar
 import attrs
 
 from mcplite.payload.converter import converter
+from mcplite.tools.failures import PublicError
 
 T = TypeVar("T")
 
@@ -40,9 +41,10 @@ Action = Literal["accept", "decline", "cancel"]
 ACTIONS: tuple[str, ...] = ("accept", "decline", "cancel")
 
 
-class AskError(Exception):
+class AskError(PublicError):
     """An ask that cannot be answered: the client lacks the capability, answered with an error, or
-    took longer than the server's ``ask_timeout``."""
+    took longer than the server's ``ask_timeout``. Its message reaches the client (a tool that
+    does not catch it fails with it)."""
 
 
 @attrs.frozen
