@@ -67,6 +67,9 @@ TAKEN = [
     [np.float64(1.25), np.float32(0.1), np.int16(-7), np.uint32(4_000_000), np.bool_(False)],
     [np.str_("é\n"), (), {}, [[]], {"k": ()}, float("nan"), float("-inf"), 1.0],
     [2**31 - 1, -(2**31) + 1, True, 1, 0.0, -0.0, 5e-324, "\u2028\x7f", "😀"],
+    # Latin-1 text and keys, then a wider character: the text so far turns UTF-8, keys again
+    [{"é": "ÿ", "a": "b"}, "\x80</", {"é": "☃", "a": "é"}, "𝄞", {"é": "ü"}],
+    [{"ü": "x"}, {"☃": "ÿ"}],
 ]
 
 

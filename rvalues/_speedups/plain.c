@@ -9,7 +9,8 @@
  * or past `max_depth`) makes the whole call decline: it returns None and the caller runs its pure
  * path, which writes or refuses the value with its own words.
  *
- * The text is built as UTF-8 in one growing buffer and decoded once. Items are held (a reference
+ * The text is built in one growing buffer (Latin-1, or UTF-8 once a wider character comes) and
+ * made a str once. Items are held (a reference
  * each) while they are written, and list sizes are read again at every step, so a container
  * changed from a finalizer during the call is never read out of bounds.
  */
@@ -22,9 +23,13 @@
 
 typedef enum { WRITTEN = 0, DECLINED = 1, FAILED = -1 } Outcome;
 
+/* Text as Latin-1 bytes while every character fits one (the str is then made by one copy), or as
+ * UTF-8 from the first str holding a wider character on (then decoded once). */
 typedef struct {
     char *data;
     Py_ssize_t len, cap;
+    int utf8;      /* the bytes are UTF-8, not Latin-1 */
+    int non_ascii; /* a byte from 0x80 up was written (Latin-1 only) */
 } Buffer;
 
 /* An escaped key, remembered by the identity of its str (held, so the address stays its own). */
@@ -32,6 +37,7 @@ typedef struct {
     PyObject *key;
     char *token;
     Py_ssize_t len;
+    int non_ascii;
 } KeySlot;
 
 typedef struct {
@@ -86,8 +92,6 @@ static inline void put_byte(Buffer *b, char c) /* room reserved by the caller */
 
 static const char HEX[] = "0123456789abcdef";
 
-/* A str's JSON token (jsonlite's escapes, "</" as "<\/"), appended as UTF-8; DECLINED for a NUL or
- * a lone surrogate (R strings hold neither; the pure path says so). */
 /* The ASCII bytes a JSON string writes as they are (not '"', '\\', '/' or a control character:
  * '/' is checked only for "</", by the slow path). */
 static int plain_ascii(const unsigned char *in, Py_ssize_t n)
@@ -100,6 +104,9 @@ static int plain_ascii(const unsigned char *in, Py_ssize_t n)
     return !any;
 }
 
+/* A str's JSON token (jsonlite's escapes, "</" as "<\/"), appended in the buffer's encoding (a
+ * Latin-1 buffer takes only a str of one-byte kind); DECLINED for a NUL or a lone surrogate (R
+ * strings hold neither; the pure path says so). */
 static Outcome put_string(Buffer *b, PyObject *text)
 {
     int kind = PyUnicode_KIND(text);
@@ -143,6 +150,9 @@ static Outcome put_string(Buffer *b, PyObject *text)
                     *at++ = '\\';
                 *at++ = (char)c;
             }
+        } else if (!b->utf8) { /* a one-byte kind str: c < 0x100 */
+            *at++ = (char)c;
+            b->non_ascii = 1;
         } else if (c < 0x800) {
             *at++ = (char)(0xc0 | (c >> 6));
             *at++ = (char)(0x80 | (c & 0x3f));
@@ -165,6 +175,50 @@ static Outcome put_string(Buffer *b, PyObject *text)
     return WRITTEN;
 }
 
+static void forget_keys(Writer *w)
+{
+    for (int i = 0; i < KEY_SLOTS; i++) {
+        Py_CLEAR(w->keys[i].key);
+        PyMem_Free(w->keys[i].token);
+        w->keys[i].token = NULL;
+    }
+}
+
+/* The text so far from Latin-1 to UTF-8, in place (the remembered keys' tokens go: they were
+ * Latin-1). */
+static int switch_to_utf8(Writer *w)
+{
+    Buffer *b = &w->out;
+    Py_ssize_t wide = 0;
+    for (Py_ssize_t i = 0; i < b->len; i++)
+        wide += (unsigned char)b->data[i] >= 0x80;
+    if (reserve(b, wide) < 0)
+        return -1;
+    unsigned char *data = (unsigned char *)b->data;
+    Py_ssize_t to = b->len + wide;
+    for (Py_ssize_t from = b->len - 1; from >= 0; from--) {
+        unsigned char c = data[from];
+        if (c < 0x80) {
+            data[--to] = c;
+        } else {
+            data[--to] = (unsigned char)(0x80 | (c & 0x3f));
+            data[--to] = (unsigned char)(0xc0 | (c >> 6));
+        }
+    }
+    b->len += wide;
+    b->utf8 = 1;
+    forget_keys(w);
+    return 0;
+}
+
+/* A str's token into the text, which turns UTF-8 first if the str holds a character beyond Latin-1. */
+static Outcome put_str_token(Writer *w, PyObject *text)
+{
+    if (!w->out.utf8 && PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND && switch_to_utf8(w) < 0)
+        return FAILED;
+    return put_string(&w->out, text);
+}
+
 static Outcome put_key(Writer *w, PyObject *key)
 {
     if (!PyUnicode_CheckExact(key) || PyUnicode_GET_LENGTH(key) == 0)
@@ -174,7 +228,9 @@ static Outcome put_key(Writer *w, PyObject *key)
     if (known->key != key) {
         if (w->no_dots && PyUnicode_FindChar(key, '.', 0, PyUnicode_GET_LENGTH(key), 1) != -1)
             return DECLINED; /* jsonlite's no_dots: the pure path makes the names unique again */
-        Buffer token = {NULL, 0, 0};
+        if (!w->out.utf8 && PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND && switch_to_utf8(w) < 0)
+            return FAILED;
+        Buffer token = {NULL, 0, 0, w->out.utf8, 0};
         Outcome done = put_string(&token, key);
         if (done != WRITTEN) {
             PyMem_Free(token.data);
@@ -186,7 +242,9 @@ static Outcome put_key(Writer *w, PyObject *key)
         known->key = key;
         known->token = token.data;
         known->len = token.len;
+        known->non_ascii = token.non_ascii;
     }
+    w->out.non_ascii |= known->non_ascii;
     return put(&w->out, known->token, known->len) < 0 ? FAILED : WRITTEN;
 }
 
@@ -283,7 +341,7 @@ static Outcome put_text(Writer *w, PyObject *text)
 {
     if (open_box(w) < 0)
         return FAILED;
-    Outcome done = put_string(&w->out, text);
+    Outcome done = put_str_token(w, text);
     if (done == WRITTEN && close_box(w) < 0)
         return FAILED;
     return done;
@@ -419,11 +477,20 @@ static int ascii_token(PyObject *obj, const char **text, Py_ssize_t *len, const 
 
 static void writer_close(Writer *w)
 {
-    for (int i = 0; i < KEY_SLOTS; i++) {
-        Py_XDECREF(w->keys[i].key);
-        PyMem_Free(w->keys[i].token);
-    }
+    forget_keys(w);
     PyMem_Free(w->out.data);
+}
+
+/* The str of the text written: one copy of Latin-1 bytes, or UTF-8 decoded. */
+static PyObject *writer_text(Writer *w)
+{
+    Buffer *b = &w->out;
+    if (b->utf8)
+        return PyUnicode_DecodeUTF8(b->data, b->len, "strict");
+    PyObject *text = PyUnicode_New(b->len, b->non_ascii ? 255 : 127);
+    if (text != NULL)
+        memcpy(PyUnicode_DATA(text), b->data, (size_t)b->len);
+    return text;
 }
 
 PyObject *sp_plain_json(PyObject *self, PyObject *args)
@@ -449,7 +516,7 @@ PyObject *sp_plain_json(PyObject *self, PyObject *args)
     Py_DECREF(value);
     PyObject *text = NULL;
     if (done == WRITTEN)
-        text = PyUnicode_DecodeUTF8(w.out.data, w.out.len, "strict");
+        text = writer_text(&w);
     writer_close(&w);
     if (done == DECLINED)
         Py_RETURN_NONE;
