@@ -12,6 +12,8 @@ import attrs
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mcplite
 import rvalues as rv
@@ -168,6 +170,22 @@ def test_the_head_is_the_most_rows_that_fit() -> None:
     assert n == 163 and len(line) == 499
     assert largest_fit(lambda n: b"x" * (600 + n), 1000, 500)[0] == 0
     assert largest_fit(lambda n: b"x" * n, 10, 500)[0] == 10
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 400), max_size=3_000), st.integers(1, 200_000))
+def test_the_search_finds_the_most_rows_in_few_writes(row_sizes: list[int], budget: int) -> None:
+    sizes = np.concatenate([[60], 60 + np.cumsum(row_sizes, dtype=np.int64)])
+    written: list[int] = []
+
+    def line_for(n: int) -> bytes:
+        written.append(n)
+        return b"x" * int(sizes[n])
+
+    n, line = largest_fit(line_for, len(row_sizes), budget)
+    assert n == int(np.searchsorted(sizes, budget, side="right")) - 1 or (n == 0 and sizes[0] > budget)
+    assert len(line) == sizes[n] and len(written) <= 66
+    assert max(written) <= 4 * n + 64 + 1  # never a line far past the head that fits
 
 
 @attrs.frozen

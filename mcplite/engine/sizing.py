@@ -73,29 +73,31 @@ def budget_of(request: Request, tool: RegisteredTool) -> int | None:
 
 def largest_fit(line_for: Callable[[int], bytes], count: int, budget: int) -> tuple[int, bytes]:
     """The most rows n (0..count) whose ``line_for(n)`` fits ``budget`` bytes, and that line (the
-    line of 0 rows when none fits). The first guesses come from the size per row of the lines
-    written so far; bisection finishes. Only heads are written."""
+    line of 0 rows when none fits). Each probe is guessed from the bytes per row of the last line
+    written, never more than a few times the rows known to fit, so only heads near the budget are
+    written; bisection settles what the guesses do not."""
     empty = line_for(0)
     lo, lo_line = 0, empty
     if len(empty) > budget or count == 0:
         return 0, empty
     hi = count + 1  # never written: count rows are known not to fit, or are all there is
     probe = min(count, SAMPLE_ROWS)
-    while hi - lo > 1:
+    for _ in range(64):
         line = line_for(probe)
         if len(line) <= budget:
             lo, lo_line = probe, line
         else:
             hi = probe
-        per_row = max(1.0, (len(line) - len(empty)) / max(probe, 1))
-        guess = int((budget - len(empty)) / per_row)
-        if hi - lo > 8 and lo < guess < hi - 1:
-            probe = guess if guess != probe else (lo + hi) // 2
-        else:
-            probe = (lo + hi) // 2
-        probe = min(max(probe, lo + 1), min(hi - 1, count))
-        if lo >= count:
+        if hi - lo <= 1:
             break
+        per_row = max(1.0, (len(line) - len(empty)) / probe)
+        guess = int((budget - len(empty)) / per_row)
+        if guess <= lo:
+            guess = lo + max(1, lo // 50)  # just past what fits: find the first that does not
+        elif guess >= hi:
+            guess = (lo + hi) // 2
+        guess = min(guess, 4 * lo + 2 * SAMPLE_ROWS, hi - 1)
+        probe = guess if guess != probe and lo < guess < hi else (lo + hi) // 2
     return lo, lo_line
 
 
