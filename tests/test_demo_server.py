@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import builtins
 import doctest
 import json
 import threading
@@ -240,25 +239,6 @@ def test_plot_histogram(raw: pd.DataFrame) -> None:
         demo.plot_histogram("body_mass_g", bins=0)
     with pytest.raises(mcplite.ToolError, match="column 'island' is a factor"):
         demo.plot_histogram("island")
-
-
-def test_plot_histogram_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_import = builtins.__import__
-
-    def no_matplotlib(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name.startswith("matplotlib"):
-            raise ImportError(f"No module named {name!r}")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    result = demo.plot_histogram("body_mass_g")
-    assert result.is_error
-    [block] = result.content
-    assert (
-        isinstance(block, mcplite.TextContent)
-        and "matplotlib" in block.text
-        and "not installed" in block.text
-    )
 
 
 # -- column_stats -----------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def test_licence_is_declared_and_shipped() -> None:
 
 def test_extras_match_the_features() -> None:
     extras = _project()["optional-dependencies"]
-    assert {"http", "sdk", "plot", "notebook", "docs", "dev"} <= set(extras)
+    assert {"http", "sdk", "notebook", "docs", "dev"} <= set(extras)
     names = {
         extra: {re.split(r"[<>=;\[ ]", requirement, maxsplit=1)[0] for requirement in requirements}
         for extra, requirements in extras.items()

@@ -23,7 +23,6 @@ from its input schema alone:
 from __future__ import annotations
 
 import functools
-import io
 import operator
 from collections.abc import Callable
 from importlib import resources
@@ -45,6 +44,7 @@ from mcplite import (
     tool_result,
 )
 from mcplite.demo.offer import add_offer, lifespan_loading
+from mcplite.demo.picture import histogram_png
 from mcplite.protocol.types import CallToolResult
 
 Operator = Literal["==", "!=", "<", "<=", ">", ">="]
@@ -291,38 +291,17 @@ def plot_histogram(
     """A histogram of a numeric column of the penguins data as a PNG image, with a caption
     (NAs removed).
 
-    Needs matplotlib; without it the result is an error saying so.
+    The picture is drawn by mcplite itself (:mod:`mcplite.demo.picture`): no plotting library needed.
     """
     if not 1 <= bins <= 200:
         raise ToolError(f"bins must be between 1 and 200, not {bins}")
     values = _numeric_column(column)
     present = values.dropna().to_numpy(dtype=float)
-    try:
-        png = _histogram_png(present, column, bins)
-    except ImportError:
-        message = "plot_histogram needs matplotlib, which is not installed: pip install matplotlib"
-        return tool_result(content_text(message), is_error=True)
     caption = (
         f"Histogram of {column}: {len(present)} values in {bins} bins from {present.min():g} "
         f"to {present.max():g} ({len(values) - len(present)} NA removed)."
     )
-    return tool_result([content_image(png, "image/png"), content_text(caption)])
-
-
-def _histogram_png(values: Any, column: str, bins: int) -> bytes:
-    """The PNG bytes of a histogram, drawn with matplotlib's Agg canvas (no pyplot, no global state)."""
-    # matplotlib is slow to import and only this tool draws: load it on the first histogram
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(6, 4), dpi=100)
-    FigureCanvasAgg(figure)
-    axes = figure.subplots()
-    axes.hist(values, bins=bins, color="#4C72B0", edgecolor="white")
-    axes.set(title=f"Histogram of {column}", xlabel=column, ylabel="count")
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    return tool_result([content_image(histogram_png(present, bins), "image/png"), content_text(caption)])
 
 
 def column_stats(column: Annotated[NumericColumn, Examples("bill_length_mm")]) -> ColumnStats:
