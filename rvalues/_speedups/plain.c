@@ -219,7 +219,8 @@ static Outcome put_str_token(Writer *w, PyObject *text)
     return put_string(&w->out, text);
 }
 
-static Outcome put_key(Writer *w, PyObject *key)
+/* `,` unless `first`, then the key's token and `:` (remembered by the key's identity). */
+static Outcome put_key(Writer *w, PyObject *key, int first)
 {
     if (!PyUnicode_CheckExact(key) || PyUnicode_GET_LENGTH(key) == 0)
         return DECLINED; /* the pure path names a non-str key; "" becomes its position */
@@ -232,6 +233,8 @@ static Outcome put_key(Writer *w, PyObject *key)
             return FAILED;
         Buffer token = {NULL, 0, 0, w->out.utf8, 0};
         Outcome done = put_string(&token, key);
+        if (done == WRITTEN && put(&token, ":", 1) < 0)
+            done = FAILED;
         if (done != WRITTEN) {
             PyMem_Free(token.data);
             return done;
@@ -245,7 +248,13 @@ static Outcome put_key(Writer *w, PyObject *key)
         known->non_ascii = token.non_ascii;
     }
     w->out.non_ascii |= known->non_ascii;
-    return put(&w->out, known->token, known->len) < 0 ? FAILED : WRITTEN;
+    if (reserve(&w->out, known->len + 1) < 0)
+        return FAILED;
+    if (!first)
+        put_byte(&w->out, ',');
+    memcpy(w->out.data + w->out.len, known->token, (size_t)known->len);
+    w->out.len += known->len;
+    return WRITTEN;
 }
 
 static int open_box(Writer *w)
@@ -415,9 +424,9 @@ static Outcome put_fields(Writer *w, PyObject *dict, int depth)
     while (PyDict_Next(dict, &pos, &key, &item)) {
         Py_INCREF(key);
         Py_INCREF(item);
-        Outcome done = (!first && put(&w->out, ",", 1) < 0) ? FAILED : put_key(w, key);
+        Outcome done = put_key(w, key, first);
         if (done == WRITTEN)
-            done = put(&w->out, ":", 1) < 0 ? FAILED : put_value(w, item, depth + 1);
+            done = put_value(w, item, depth + 1);
         Py_DECREF(key);
         Py_DECREF(item);
         if (done != WRITTEN)
