@@ -54,6 +54,8 @@ VECTOR_TYPES: tuple[type, ...] = (
 
 M = TypeVar("M", Rows, Examples)
 
+_LAZY_HINT = {"LazyFrame": " (declare pl.DataFrame and return lazy_frame.collect())"}
+
 JSON_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
 _SCALAR_JSON_TYPES: dict[Any, str] = {
@@ -202,8 +204,9 @@ def read(annotation: Any) -> Shape:
         frames = typing.get_args(bare) if typing.get_origin(bare) in (Union, types.UnionType) else (bare,)
         if not frames or not all(is_frame_class(frame) for frame in frames):
             raise TypeError(
-                f"Rows({type_name(rows.row)}) declares the rows of pd.DataFrame or rv.DataFrame, "
-                f"not of {type_name(bare)}"
+                f"Rows({type_name(rows.row)}) declares the rows of rv.DataFrame, pd.DataFrame, "
+                f"pl.DataFrame, pa.Table or duckdb.DuckDBPyRelation, not of {type_name(bare)}"
+                + _LAZY_HINT.get(type_name(bare), "")
             )
         if not (is_record_class(rows.row) or is_typeddict(rows.row)):
             raise TypeError(
@@ -395,9 +398,46 @@ def pandas_class(name: str) -> Any:
     return None if pandas is None else getattr(pandas, name)
 
 
+FRAME_CLASSES: tuple[tuple[str, str], ...] = (
+    ("pandas", "DataFrame"),
+    ("polars", "DataFrame"),
+    ("pyarrow", "Table"),
+    ("duckdb", "DuckDBPyRelation"),
+)
+"""The frame classes ``Rows(Row)`` may declare the rows of, besides ``rv.DataFrame``: (module, name)."""
+
+
+def loaded_class(module: str, name: str) -> Any:
+    """``<module>.<name>`` if the module is loaded, else None (an annotation naming a class has
+    imported its module; mcplite imports none of them).
+
+    >>> import pyarrow
+    >>> loaded_class("pyarrow", "Table") is pyarrow.Table
+    True
+    """
+    loaded = sys.modules.get(module)
+    return None if loaded is None else getattr(loaded, name, None)
+
+
+def frame_library(annotation: Any) -> str | None:
+    """The library of a frame class ``Rows(Row)`` may declare the rows of (``"rvalues"``, ``"pandas"``,
+    ``"polars"``, ``"pyarrow"``, ``"duckdb"``), else None.
+
+    >>> import polars
+    >>> frame_library(polars.DataFrame), frame_library(rv.DataFrame), frame_library(dict)
+    ('polars', 'rvalues', None)
+    """
+    if annotation is rv.DataFrame:
+        return "rvalues"
+    if annotation is None:
+        return None
+    return next((module for module, name in FRAME_CLASSES if annotation is loaded_class(module, name)), None)
+
+
 def is_frame_class(annotation: Any) -> bool:
-    """Whether ``Rows(Row)`` may declare the rows of ``annotation``: ``rv.DataFrame`` or ``pd.DataFrame``."""
-    return annotation is rv.DataFrame or (annotation is not None and annotation is pandas_class("DataFrame"))
+    """Whether ``Rows(Row)`` may declare the rows of ``annotation``: ``rv.DataFrame``, ``pd.DataFrame``,
+    ``pl.DataFrame``, ``pa.Table`` or ``duckdb.DuckDBPyRelation``."""
+    return frame_library(annotation) is not None
 
 
 def is_typeddict(annotation: Any) -> bool:

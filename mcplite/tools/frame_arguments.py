@@ -31,9 +31,9 @@ from contextvars import ContextVar
 from typing import Any
 
 import rvalues as rv
-from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields
+from mcplite.tools.annotations import Shape, read, record_fields
 from mcplite.tools.argument_errors import Invalid, beyond_r_integer, mismatch, not_a_level
-from mcplite.tools.frames import cell_shape
+from mcplite.tools.frames import as_declared, cell_shape
 from mcplite.tools.json_schemas import object_schema
 from mcplite.tools.output_schema import r_class_of, value_schema, with_forms
 from rvalues.model.elements import INT_MAX
@@ -181,6 +181,4 @@ def rows_to_frame(shape: Shape, value: Any) -> Any:
             (name, rv.factor(column, levels=list(levels)) if r_class == "factor" and levels else column)
         )
     frame = rv.data_frame_from_pairs(pairs, check_names=False)  # the declared names, as sent
-    frames = (shape.annotation, *getattr(shape.annotation, "__args__", ()))
-    wants_pandas = any(frame is not rv.DataFrame and is_frame_class(frame) for frame in frames)
-    return rv.to_pandas(frame) if wants_pandas else frame
+    return as_declared(frame, shape.annotation)  # pandas, polars, pyarrow or DuckDB when declared

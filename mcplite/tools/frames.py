@@ -16,6 +16,8 @@ mcplite.tools.frames.Misfit: counts[1].n is float (2.5), expected an integer
 
 from __future__ import annotations
 
+import sys
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +25,15 @@ import numpy as np
 
 import rvalues as rv
 from mcplite.protocol.checks import shown
-from mcplite.tools.annotations import Shape, is_frame_class, read, record_fields, type_name
+from mcplite.tools.annotations import (
+    Shape,
+    frame_library,
+    is_frame_class,
+    loaded_class,
+    read,
+    record_fields,
+    type_name,
+)
 from mcplite.tools.double_range import beyond_range, first_beyond
 from mcplite.tools.output_schema import r_class_of
 from rvalues.model.coerce import as_type
@@ -144,9 +154,14 @@ def _first_misfit(column: rv.Vector, r_class: str) -> int:
 
 
 def as_frame(value: Any, shape: Shape, path: str) -> rv.RValue:
-    """A pandas or R data frame (or anything ``rv.as_r`` makes one of) as an R data frame."""
+    """A pandas, polars, Arrow, DuckDB or R data frame (anything ``rv.as_r`` makes one of) as an R
+    data frame; a polars ``LazyFrame`` is a query, not rows, and is not run here."""
     if isinstance(value, rv.DataFrame):
         return value
+    if is_lazy_frame(value):
+        raise Misfit(
+            path, value, f"{shape.expected()}: a polars LazyFrame is a query; call `.collect()` on it"
+        )
     if isinstance(value, rv.RValue) or is_frame_class(type(value)) or hasattr(value, "__arrow_c_stream__"):
         try:
             x = rv.as_r(value)
@@ -155,6 +170,39 @@ def as_frame(value: Any, shape: Shape, path: str) -> rv.RValue:
         if isinstance(x, rv.DataFrame):
             return x
     raise Misfit(path, value, f"a data frame: {shape.expected()}")
+
+
+def is_lazy_frame(value: Any) -> bool:
+    """Whether ``value`` is a polars ``LazyFrame`` (a query whose rows ``.collect()`` computes).
+
+    >>> import polars as pl
+    >>> is_lazy_frame(pl.DataFrame({"n": [1]}).lazy()), is_lazy_frame(pl.DataFrame({"n": [1]}))
+    (True, False)
+    """
+    lazy = loaded_class("polars", "LazyFrame")
+    return lazy is not None and isinstance(value, lazy)
+
+
+def as_declared(frame: rv.RValue, annotation: Any) -> Any:
+    """An R data frame as the frame class ``annotation`` names (the first frame class of a union
+    that is not ``rv.DataFrame``; an ``rv.DataFrame`` when there is none).
+
+    >>> import pyarrow as pa
+    >>> as_declared(rv.data_frame(n=rv.Integer([1, 2])), pa.Table | None).column("n").to_pylist()
+    [1, 2]
+    """
+    frames = typing.get_args(annotation) or (annotation,)
+    library = next((frame_library(f) for f in frames if frame_library(f) not in (None, "rvalues")), None)
+    if library is None:
+        return frame
+    if library == "pandas":
+        return rv.to_pandas(frame)
+    table = rv.to_arrow(frame)
+    if library == "polars":
+        return sys.modules["polars"].from_arrow(table)
+    if library == "duckdb":
+        return sys.modules["duckdb"].from_arrow(table)
+    return table
 
 
 def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
