@@ -45,7 +45,9 @@ class Callbacks:
         self.elicited.append(params)
         return types.ElicitResult(action="accept", content=dict(ANSWER, context="penguins", pick="b"))
 
-    async def sample(self, context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+    async def sample(
+        self, context: Any, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult:
         self.sampled.append(params)
         text = types.TextContent(type="text", text="Bills vary.")
         return types.CreateMessageResult(role="assistant", content=text, model="test-model")
@@ -112,10 +114,9 @@ def test_every_kind_of_ask_reaches_the_client_and_its_answer_the_tool(mode: str,
         fit_schema = callbacks.elicited[0].requested_schema
         jsonschema.Draft202012Validator.check_schema(fit_schema)
         jsonschema.validate({k: ANSWER[k] for k in ("column", "rows", "colour", "extras")}, fit_schema)
-        assert {p["default"] for p in [fit_schema["properties"]["column"], fit_schema["properties"]["rows"]]} == {
-            asking.Fit().column,
-            asking.Fit().rows,
-        }
+        defaults = asking.Fit()
+        assert fit_schema["properties"]["column"]["default"] == defaults.column
+        assert fit_schema["properties"]["rows"]["default"] == defaults.rows
         sampled = callbacks.sampled[0]
         assert (sampled.max_tokens, sampled.system_prompt, sampled.temperature) == (50, "Be brief.", 0.2)
         assert sampled.messages[0].content.text == "Summarize bills"
