@@ -119,8 +119,8 @@ def markdown(results: list[dict[str, Any]], rows: int) -> str:
         "# Large results: one call of a 2,000,000-row table",
         "",
         f"`python benchmarks/bench_large_results.py --rows {rows}` on {platform.python_version()}, "
-        f"{os.cpu_count()} cores, {platform.machine()}; one stdio server process per mode, the answer read as "
-        "bytes (never parsed); memory is the server's peak resident set (VmHWM).",
+        f"{os.cpu_count()} cores, {platform.machine()}; one stdio server process per mode, the answer "
+        "read as bytes (never parsed); memory is the server's peak resident set (VmHWM).",
         "",
         "| mode | answer | time | server peak memory (before the call -> after) |",
         "|---|---:|---:|---:|",
