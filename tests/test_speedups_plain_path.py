@@ -17,10 +17,13 @@ import pytest
 import mcplite
 from mcplite.payload import returned
 from mcplite.payload.results import served_result
+from mcplite.payload.returned import encode_value_json
 from mcplite.payload.rjson import options_in_force
+from mcplite.protocol import checks
+from mcplite.protocol.types import TextContent
 from rvalues.json import plain
 
-VALUE = [{"id": 1, "score": 0.5, "tags": ["a", None]}, {"id": 2, "score": 1.25, "tags": []}]
+VALUE = [{"id": 1, "score": 0.5, "tags": ["a", None, "é☃"]}, {"id": 2, "score": 1.25, "tags": []}]
 
 CALLS: dict[str, Callable[[], Any]] = {
     "as_tool_result": lambda: mcplite.as_tool_result(VALUE),
@@ -46,3 +49,14 @@ def test_a_plain_return_is_decided_and_written_once(name: str, monkeypatch: pyte
     monkeypatch.setattr(plain, "plain_json", counted("compiled", plain.plain_json))
     CALLS[name]()
     assert seen == {"decided": 1, "written": 1, "compiled": 1}
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_the_written_text_is_not_scanned_again(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writers refuse lone surrogates: their text goes into the block without a second pass."""
+    scanned: list[str] = []
+    monkeypatch.setattr(checks, "utf8_encodable", lambda text: scanned.append(text) or True)
+    block = CALLS[name]().content[0]
+    assert scanned == []
+    assert type(block) is TextContent and block == TextContent(block.text)
+    assert block.text == encode_value_json(VALUE, options=options_in_force())

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcplite.payload.returned import encode_structured, ordinary_block, ordinary_text
+from mcplite.payload.returned import encode_structured, ordinary_block, written_block
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
-from mcplite.protocol.types import ABSENT, CONTENT_TYPES, CallToolResult, TextContent
+from mcplite.protocol.types import ABSENT, CONTENT_TYPES, CallToolResult
 from rvalues import NULL
 from rvalues.json import JsonOptions
 
@@ -70,7 +70,7 @@ def built_result(
     blocks = None if content is None else _content_list(content)
     encoded = encode_structured(structured_content, options)
     if blocks is None:
-        blocks = [] if encoded is None else [TextContent(encoded.text)]
+        blocks = [] if encoded is None else [written_block(encoded.text)]
     return CallToolResult(
         blocks, structured_content=ABSENT if encoded is None else encoded, is_error=is_error, meta=meta
     )
@@ -90,7 +90,7 @@ def as_tool_result(value: Any) -> CallToolResult:
     """
     if isinstance(value, CallToolResult):
         return value
-    return CallToolResult([TextContent(ordinary_text(value, options_in_force()))])
+    return CallToolResult([ordinary_block(value, options_in_force(), splice=False)])
 
 
 def served_result(value: Any, options: JsonOptions) -> CallToolResult:

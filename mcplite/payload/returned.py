@@ -174,10 +174,11 @@ def _r_text(x: RValue, options: JsonOptions) -> str:
     return encode_json(x, "return value", options=options)
 
 
-def ordinary_block(value: Any, options: JsonOptions) -> TextContent:
-    """The text block of an ordinary return value (:func:`ordinary_text`); a data frame of more
-    than a few rows has its text written escaped already, as a server's line carries it, by the
-    compiled writer (a :class:`~mcplite.protocol.spliced.SplicedText`: read back only if asked).
+def ordinary_block(value: Any, options: JsonOptions, *, splice: bool = True) -> TextContent:
+    """The text block of an ordinary return value (:func:`ordinary_text`); with ``splice``, a data
+    frame of more than a few rows has its text written escaped already, as a server's line carries
+    it, by the compiled writer (a :class:`~mcplite.protocol.spliced.SplicedText`: read back only if
+    asked).
 
     >>> from mcplite.payload.rjson import options_in_force
     >>> ordinary_block([1, 2], options_in_force())
@@ -187,14 +188,26 @@ def ordinary_block(value: Any, options: JsonOptions) -> TextContent:
         return TextContent(check_utf8(value, "return value"))
     text = _plain_json(value, "return value", options)
     if text is not None:
-        return TextContent(text)
+        return written_block(text)
     x = to_r(value, "return value")
-    if backend() != "c":
+    if not splice or backend() != "c":
         return TextContent(_r_text(x, options))
     escaped = escaped_frame_json(x, "return value", options)
     if escaped is not None:
         return SplicedText.from_escaped(escaped)
     return TextContent(_r_text(x, options))
+
+
+def written_block(text: str) -> TextContent:
+    """The block of a text rvalues' JSON writer wrote: the writer refuses lone surrogates, so the
+    text is sendable and not scanned again (as :meth:`SplicedText.from_escaped
+    <mcplite.protocol.spliced.SplicedText.from_escaped>` has it)."""
+    block = object.__new__(TextContent)
+    setattr_ = object.__setattr__
+    setattr_(block, "text", text)
+    setattr_(block, "annotations", None)
+    setattr_(block, "meta", None)
+    return block
 
 
 def escaped_frame_json(x: RValue, where: str, options: JsonOptions) -> bytes | None:
