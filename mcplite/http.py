@@ -11,7 +11,9 @@ Both eras are served on the same endpoint, chosen per request as the specificati
 
 A request is answered with JSON, or with an SSE stream when it sends notifications (progress, log
 messages) before its result. GET opens a legacy session's own stream, which carries what the
-server sends of its accord (resource list changes and updates).
+server sends of its accord (resource list changes and updates). At 2025-11-25 those SSE streams
+are resumable (event ids, a priming event, replay on ``Last-Event-ID`` from an :class:`EventStore`,
+a :class:`MemoryEventStore` by default), and a tool may end its own with ``ctx.close_sse_stream()``.
 
 >>> import mcplite
 >>> app = mcplite.McpServer("demo").asgi_app()
@@ -23,8 +25,9 @@ The transport lives in :mod:`mcplite.transports.http`; this module is where its 
 """
 
 from mcplite.transports.http.app import McpHttpApp
+from mcplite.transports.http.events import EventStore, MemoryEventStore
 from mcplite.transports.http.guards import Authenticate
 from mcplite.transports.http.options import HttpOptions
 from mcplite.transports.http.serve import serve_http
 
-__all__ = ["Authenticate", "HttpOptions", "McpHttpApp", "serve_http"]
+__all__ = ["Authenticate", "EventStore", "HttpOptions", "McpHttpApp", "MemoryEventStore", "serve_http"]

@@ -115,7 +115,9 @@ def call(server: mcplite.McpServer, arguments: Any, version: str) -> dict[str, A
     async def run() -> Any:
         connection = Connection(server.engine, lambda line: None)
         init = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
-        await connection.respond({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}, lambda line: None)
+        await connection.respond(
+            {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}, lambda line: None
+        )
         await connection.respond({"jsonrpc": "2.0", "method": "notifications/initialized"}, lambda line: None)
         found = await connection.respond(
             {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}, print
@@ -172,8 +174,8 @@ def test_named_parameters_get_the_arguments_and_extras_the_function_cannot_take_
         """Twice n."""
         return 2 * n
 
-    reply = answer(server, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                            "params": {"name": "twice", "arguments": {"n": 4, "other": 1}, "_meta": ENVELOPE}})  # fmt: skip
+    params = {"name": "twice", "arguments": {"n": 4, "other": 1}, "_meta": ENVELOPE}
+    reply = answer(server, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
     assert reply["result"]["content"][0]["text"] == "8"
     with pytest.raises(TypeError, match="no default, so input_schema must list it"):
         server.add_tool(twice, name="loose", input_schema={"type": "object", "properties": {"n": {}}})

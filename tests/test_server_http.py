@@ -141,11 +141,12 @@ def expected_text(value: Any) -> str:
 
 
 def events(body: str) -> list[dict[str, Any]]:
-    """The JSON-RPC messages of an SSE body (comments skipped); every event is a 'message' event."""
+    """The JSON-RPC messages of an SSE body (comments skipped); every event is a 'message' event,
+    but for the priming event of a 2025-11-25 stream (an id and empty data), and may have an id."""
     messages = []
     for block in body.split("\n\n"):
-        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
-        if not lines:
+        lines = [line for line in block.split("\n") if line and not line.startswith((":", "id: ", "retry: "))]
+        if not lines or lines == ["data: "]:
             continue
         assert lines[0] == "event: message" and len(lines) == 2 and lines[1].startswith("data: "), block
         messages.append(json.loads(lines[1][len("data: ") :]))
@@ -703,7 +704,8 @@ def test_asgi_app_takes_exactly_the_apps_options() -> None:
     fields = {field.name: field.default for field in attrs.fields(HttpOptions)}
     assert set(fields) == {
         "path", "allowed_origins", "allowed_hosts", "authenticate", "session_idle_timeout",
-        "max_sessions", "max_sessions_per_token", "sse_keepalive", "body_timeout",
+        "max_sessions", "max_sessions_per_token", "sse_keepalive", "body_timeout", "event_store",
+        "sse_retry",
     }  # fmt: skip
     settings = {"path": "/x", "max_sessions": 3, "sse_keepalive": 2.0}
     assert mcplite.McpServer("x").asgi_app(**settings).options == HttpOptions(**settings)

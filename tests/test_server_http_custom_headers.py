@@ -160,13 +160,13 @@ SCHEMAS: list[dict[str, Any]] = [
             "a": {"type": "string", "x-mcp-header": "X"},
             "b": {"type": "string", "x-mcp-header": "x"},
         },
-    },  # fmt: skip
+    },
     {
         "type": "object",
         "properties": {
             "o": {"type": "object", "properties": {"inner": {"type": "integer", "x-mcp-header": "Inner"}}}
         },
-    },  # fmt: skip
+    },
     {"type": "object", "items": {"type": "string", "x-mcp-header": "I"}},
     {"type": "object", "allOf": [{"properties": {"p": {"type": "string", "x-mcp-header": "P"}}}]},
     {"type": "object", "$defs": {"d": {"type": "string", "x-mcp-header": "D"}}},

@@ -38,6 +38,7 @@ from mcplite.tools.asks import (
     roots_ask,
     sample_ask,
 )
+from mcplite.tools.streams import STREAM_CLOSER
 
 Notify = Callable[[str, dict[str, Any]], None]
 T = TypeVar("T")
@@ -79,6 +80,7 @@ class Context:
         self._read_resource = read_resource
         self._asker = asker
         self._client_capabilities = client_capabilities or {}
+        self._close_stream = STREAM_CLOSER.get()
 
     @property
     def lifespan_state(self) -> Any:
@@ -113,6 +115,17 @@ class Context:
         """Raise :class:`ToolCancelled` if the call was cancelled: a sync tool's way to stop early."""
         if self._cancelled.is_set():
             raise ToolCancelled(f"request {self._request_id!r} was cancelled by the client")
+
+    def close_sse_stream(self) -> bool:
+        """End this call's SSE response now; the call goes on, and the client reconnects (GET with
+        ``Last-Event-ID``) to receive what follows, its answer included. Only a Streamable HTTP
+        session at 2025-11-25 can resume a stream: elsewhere this does nothing and returns False.
+        A long call can close its stream to free the connection and let the client poll.
+        """
+        if self._close_stream is None:
+            return False
+        self._close_stream()
+        return True
 
     def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None

@@ -30,6 +30,7 @@ from mcplite.engine.listening import BEARER_TOKEN
 from mcplite.protocol.jsonrpc import INVALID_REQUEST, RpcError, parse_message, request_id_of
 from mcplite.protocol.request_state import principal_of
 from mcplite.protocol.versions import MODERN_VERSIONS
+from mcplite.transports.http.events import MemoryEventStore, Resumption
 from mcplite.transports.http.exchange import Receive, Scope, Send, send_response
 from mcplite.transports.http.guards import (
     ClientGone,
@@ -81,7 +82,11 @@ class McpHttpApp:
             max_sessions=self.options.max_sessions,
             max_per_token=self.options.max_sessions_per_token,
         )
-        self._legacy = LegacyEra(self.engine, self.sessions, self.options.sse_keepalive)
+        store = self.options.event_store
+        resumption = Resumption(
+            MemoryEventStore() if store is None else store, round(self.options.sse_retry * 1000)
+        )
+        self._legacy = LegacyEra(self.engine, self.sessions, self.options.sse_keepalive, resumption)
 
     def __repr__(self) -> str:
         name = self.engine.server_info.name

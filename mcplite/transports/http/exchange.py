@@ -30,6 +30,8 @@ from mcplite.protocol.jsonrpc import (
     error_response,
     is_request_id,
 )
+from mcplite.tools.streams import STREAM_CLOSER
+from mcplite.transports.http.events import ResumableStream
 
 log = logging.getLogger("mcplite.server")
 
@@ -49,6 +51,7 @@ class Kind(enum.Enum):
     NOTIFICATION = "notification"
     ANSWER = "answer"
     DISCONNECT = "disconnect"
+    CLOSE = "close"  # the call ends its SSE response early (ctx.close_sse_stream)
 
 
 class Inbox:
@@ -85,6 +88,11 @@ class Inbox:
 
     def disconnected(self) -> None:
         self._put(Kind.DISCONNECT, None)
+
+    def close_stream(self) -> None:
+        """End the SSE response before the answer (from any thread); the client resumes it."""
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
+            self._loop.call_soon_threadsafe(self._put, Kind.CLOSE, None)
 
     def _put(self, kind: Kind, item: Answer | bytes | None) -> None:
         if self.closed:
@@ -145,8 +153,13 @@ async def stream_answer(
     keepalive: float,
     answer_owed: bool,
     on_stop: bytes | None = None,
+    resumable: ResumableStream | None = None,
 ) -> bool:
     """Send what the inbox receives until the answer; False if the client left first.
+
+    A ``resumable`` stream opens with its priming event and gives each event an id (kept for
+    replay); closed early by the call, the response ends and the rest is only kept, for the
+    client's GET with ``Last-Event-ID``.
 
     ``status_of`` chooses the status of a JSON answer; an SSE stream is always 200. When there
     is no answer (a cancelled call, or notifications only), the request gets 202 if no answer
@@ -154,6 +167,7 @@ async def stream_answer(
     ``on_stop`` (an error line for the request) with 503, or as the stream's last event.
     """
     streaming = False
+    detached = False  # the response has ended early; events are only kept
 
     async def start_stream() -> None:
         nonlocal streaming
@@ -161,9 +175,15 @@ async def stream_answer(
             streaming = True
             fields = [*headers, *SSE_HEADERS]
             await send({"type": "http.response.start", "status": 200, "headers": fields})
+            if resumable is not None:
+                await chunk(await resumable.opening())
 
     async def chunk(data: bytes, more: bool = True) -> None:
-        await send({"type": "http.response.body", "body": data, "more_body": more})
+        if not detached:
+            await send({"type": "http.response.body", "body": data, "more_body": more})
+
+    async def event(line: bytes) -> bytes:
+        return sse_event(line) if resumable is None else await resumable.frame(line)
 
     getter: asyncio.Task[tuple[Kind, Answer | bytes | None]] | None = None
     try:
@@ -178,15 +198,23 @@ async def stream_answer(
             kind, item = getter.result()
             getter = None
             if kind is Kind.DISCONNECT:
+                if detached:  # the client left the ended response: the call goes on
+                    continue
                 return False
+            if kind is Kind.CLOSE:
+                if resumable is not None and not detached:
+                    await start_stream()
+                    await chunk(b"", more=False)
+                    detached = True
+                continue
             if kind is Kind.NOTIFICATION:
                 assert isinstance(item, bytes)
                 await start_stream()
-                await chunk(sse_event(item))
+                await chunk(await event(item))
                 continue
             assert item is None or isinstance(item, Answer)
             if streaming:
-                await chunk(b"" if item is None else sse_event(item.data), more=False)
+                await chunk(b"" if item is None else await event(item.data), more=False)
             elif item is not None:
                 await send_response(send, status_of(item), item.data.rstrip(b"\n"), headers)
             elif answer_owed:
@@ -207,6 +235,8 @@ async def stream_answer(
         inbox.closed = True
         if getter is not None:
             getter.cancel()
+        if resumable is not None:
+            resumable.finish()
 
 
 async def exchange(
@@ -222,14 +252,20 @@ async def exchange(
     on_stop: bytes | None = None,
     backlog: int | None = None,
     overflow: bytes = b"",
+    resumable: ResumableStream | None = None,
 ) -> None:
     """Answer one message with JSON or SSE; ``on_leave`` gets the work still running when the
     client leaves (or the server stops) before the answer. ``on_stop``: what the request is
     answered with if the server cancels it as it stops (default: an error saying so). With a
-    ``backlog``, the work is cancelled and ``overflow`` ends the response when more wait to be sent."""
+    ``backlog``, the work is cancelled and ``overflow`` ends the response when more wait to be sent.
+    A ``resumable`` response keeps its events for replay, and the call may end it early."""
     loop = asyncio.get_running_loop()
     inbox = Inbox(loop, backlog, overflow)
-    work = loop.create_task(connection.respond(message, inbox.notify))
+    closer = STREAM_CLOSER.set(inbox.close_stream if resumable is not None else None)
+    try:  # the task copies the context now: the call's Context finds how to close its stream
+        work = loop.create_task(connection.respond(message, inbox.notify))
+    finally:
+        STREAM_CLOSER.reset(closer)
     inbox.on_overflow = work.cancel
     work.add_done_callback(inbox.answered)
     watcher = loop.create_task(watch_disconnect(receive, inbox))
@@ -242,6 +278,7 @@ async def exchange(
             keepalive=keepalive,
             answer_owed=owes_answer(message),
             on_stop=stopped_answer(message) if on_stop is None else on_stop,
+            resumable=resumable,
         )
     finally:
         watcher.cancel()

@@ -6,7 +6,8 @@ changes and updates; :mod:`mcplite.transports.http.stream`); a second GET gets 4
 A request whose client leaves runs on (its result is dropped): a legacy client cancels with
 ``notifications/cancelled``. What a tool asks the client (``ctx.elicit``...) goes out on the
 POST's SSE stream; the client POSTs its response to the session (answered 202); a client that
-leaves first ends the ask.
+leaves first ends the ask. At 2025-11-25 a POST's SSE response is resumable
+(:mod:`mcplite.transports.http.events`): a GET with ``Last-Event-ID`` replays the rest of it.
 """
 
 from __future__ import annotations
@@ -18,10 +19,19 @@ from typing import Any
 from mcplite.engine.connection import Answer, Connection
 from mcplite.engine.handlers import Engine
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RequestId
-from mcplite.protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSION_KEY
-from mcplite.transports.http.exchange import Receive, Send, exchange, is_request, request_id, send_response
+from mcplite.protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSION_KEY, since
+from mcplite.transports.http.events import SSE_RESUMABLE_SINCE, ResumableStream, Resumption
+from mcplite.transports.http.exchange import (
+    SSE_HEADERS,
+    Receive,
+    Send,
+    exchange,
+    is_request,
+    request_id,
+    send_response,
+)
 from mcplite.transports.http.guards import HttpError, first
-from mcplite.transports.http.headers import SESSION_HEADER
+from mcplite.transports.http.headers import LAST_EVENT_ID_HEADER, SESSION_HEADER
 from mcplite.transports.http.modern import discard
 from mcplite.transports.http.sessions import Session, SessionLimit, SessionStore
 from mcplite.transports.http.stream import ServerStream
@@ -37,10 +47,13 @@ def legacy_status(answer: Answer) -> int:
 class LegacyEra:
     """The sessions of one endpoint, and the requests that run on after their client left."""
 
-    def __init__(self, engine: Engine, sessions: SessionStore, keepalive: float) -> None:
+    def __init__(
+        self, engine: Engine, sessions: SessionStore, keepalive: float, resumption: Resumption | None = None
+    ) -> None:
         self.engine = engine
         self.sessions = sessions
         self.keepalive = keepalive
+        self.resumption = resumption
         self._background: set[asyncio.Task[Any]] = set()
         self._streams: dict[str, ServerStream] = {}
         """Each session's own stream, by session id."""
@@ -80,9 +93,17 @@ class LegacyEra:
                 keepalive=self.keepalive,
                 headers=fields,
                 on_leave=lambda work, request: self._run_on(session.connection, work, request),
+                resumable=self._resumable(session),
             )
         finally:
             session.exchanges -= 1
+
+    def _resumable(self, session: Session) -> ResumableStream | None:
+        """A resumable stream for a POST of ``session``, where its version has them (2025-11-25)."""
+        version = session.connection.protocol_version
+        if self.resumption is None or version is None or not since(version, SSE_RESUMABLE_SINCE):
+            return None
+        return self.resumption.stream(session.id)
 
     def _run_on(
         self, connection: Connection, work: asyncio.Task[Answer | None], request: RequestId | None
@@ -151,8 +172,13 @@ class LegacyEra:
     async def listen(
         self, headers: dict[str, list[str]], token: str | None, receive: Receive, send: Send
     ) -> None:
-        """GET: the session's own SSE stream, open until the client leaves or the session ends."""
+        """GET: the session's own SSE stream, open until the client leaves or the session ends; with
+        ``Last-Event-ID``, the rest of the POST stream that event belongs to."""
         session = self.session(headers, token, None)
+        last_event_id = first(headers, LAST_EVENT_ID_HEADER)
+        if last_event_id is not None:
+            await self._resume(session, last_event_id, receive, send)
+            return
         stream = self._streams.get(session.id)
         if stream is None or stream.open:
             raise HttpError(409, INVALID_REQUEST, "Conflict: this session's stream is open already")
@@ -167,6 +193,29 @@ class LegacyEra:
             )
         finally:
             session.exchanges -= 1
+
+    async def _resume(self, session: Session, last_event_id: str, receive: Receive, send: Send) -> None:
+        fields = [(SESSION_HEADER.encode(), session.id.encode()), *SSE_HEADERS]
+        session.exchanges += 1
+        try:
+            replayed = self.resumption is not None and await self.resumption.replay(
+                session.id,
+                last_event_id.strip(),
+                send,
+                receive,
+                fields,
+                keepalive=self.keepalive,
+                alive=lambda: session.id in self.sessions,
+            )
+        finally:
+            session.exchanges -= 1
+        if not replayed:
+            raise HttpError(
+                400,
+                INVALID_REQUEST,
+                f"Bad Request: Last-Event-ID {last_event_id!r:.80} names no event this server keeps for "
+                "the session (its stream cannot be resumed)",
+            )
 
     def _forget_ended(self) -> None:
         for session_id in [s for s in self._streams if s not in self.sessions]:

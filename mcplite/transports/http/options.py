@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from mcplite.transports.http.events import EventStore
 from mcplite.transports.http.guards import Authenticate
 
 
@@ -32,6 +33,16 @@ def _authenticate(instance: Any, attribute: Any, value: Any) -> None:
 def _keepalive(instance: Any, attribute: Any, value: Any) -> None:
     if not value > 0:
         raise ValueError(f"asgi_app: sse_keepalive must be a positive number of seconds, not {value!r}")
+
+
+def _sse_retry(instance: Any, attribute: Any, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 3600:
+        raise ValueError(f"asgi_app: sse_retry must be a number of seconds from 0 to 3600, not {value!r}")
+
+
+def _event_store(instance: Any, attribute: Any, value: Any) -> None:
+    if value is not None and not isinstance(value, EventStore):
+        raise TypeError(f"asgi_app: event_store must be an mcplite.http.EventStore, not {value!r:.80}")
 
 
 def _body_timeout(instance: Any, attribute: Any, value: Any) -> None:
@@ -51,7 +62,10 @@ class HttpOptions:
     exist at once (and ``max_sessions_per_token`` per bearer token): a new one replaces the least
     recently used session with no call in flight; an SSE stream carries a keep-alive comment
     every ``sse_keepalive`` seconds; a request body not all received after ``body_timeout``
-    seconds is refused (408).
+    seconds is refused (408). At 2025-11-25 a POST's SSE stream is resumable: its events are kept
+    in ``event_store`` (an :class:`~mcplite.transports.http.events.MemoryEventStore` of this
+    process by default) and its priming event tells the client to reconnect after ``sse_retry``
+    seconds.
     """
 
     path: str = attrs.field(default="/mcp", validator=_path)
@@ -63,3 +77,5 @@ class HttpOptions:
     max_sessions_per_token: int | None = None
     sse_keepalive: float = attrs.field(default=15.0, validator=_keepalive)
     body_timeout: float = attrs.field(default=30.0, validator=_body_timeout)
+    event_store: EventStore | None = attrs.field(default=None, validator=_event_store)
+    sse_retry: float = attrs.field(default=1.0, validator=_sse_retry)
