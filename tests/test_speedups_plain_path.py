@@ -60,3 +60,15 @@ def test_the_written_text_is_not_scanned_again(name: str, monkeypatch: pytest.Mo
     assert scanned == []
     assert type(block) is TextContent and block == TextContent(block.text)
     assert block.text == encode_value_json(VALUE, options=options_in_force())
+
+
+@pytest.mark.parametrize("value", [["\udcff"], [{"a": 1, "k\udcff": 2}], {"k": ["x", "y\ud800"]}])
+@pytest.mark.parametrize("name", ["as_tool_result", "tool_result"])
+def test_a_lone_surrogate_is_still_refused_by_name(name: str, value: Any) -> None:
+    call = {"as_tool_result": mcplite.as_tool_result, "tool_result": _structured}[name]
+    with pytest.raises(ValueError, match="lone surrogate"):
+        call(value)
+
+
+def _structured(value: Any) -> Any:
+    return mcplite.tool_result(structured_content=value)
