@@ -27,7 +27,7 @@ from mcplite.http import McpHttpApp
 SMALL_ROWS = 100
 FRAME = make_frame()
 SMALL_FRAME = make_frame(SMALL_ROWS)
-server = McpServer("bench-mcplite-http", version="1.0.0")
+server = McpServer("bench-mcplite-http", version="1.0.0", result_budget=None)  # the whole frame, as the SDK
 
 
 @server.tool

@@ -17,7 +17,7 @@ from mcplite import McpServer
 
 FRAME = make_frame()
 R_FRAME = rv.as_r(FRAME)  # the same frame as an R value, converted once at start-up
-server = McpServer("bench-mcplite", version="1.0.0")
+server = McpServer("bench-mcplite", version="1.0.0", result_budget=None)  # the whole frame, as the SDK sends
 
 
 @server.tool
