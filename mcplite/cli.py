@@ -6,6 +6,8 @@
     mcplite serve app.py:server      a named attribute: an McpServer, or a function returning one
     mcplite serve mypackage.tools    an importable module (the current directory is searched first)
     mcplite serve app.py --http      over HTTP at http://127.0.0.1:8000/mcp (--host H, --port P)
+    mcplite serve app.py --http --token-env MCP_TOKEN --allowed-host mcp.example.com
+                                     with a bearer token read from $MCP_TOKEN, behind a proxy
     mcplite demo                     the demo server (also: plain `mcplite` and `python -m mcplite`)
     mcplite --version
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hmac
 import importlib
 import importlib.util
 import inspect
@@ -37,6 +40,7 @@ from typing import Any
 
 import rvalues
 from mcplite import McpServer
+from mcplite.transports.http.guards import Authenticate
 
 #: Attribute names tried, in order, when a module does not hold exactly one McpServer.
 FALLBACK_NAMES = ("server", "mcp", "app")
@@ -246,6 +250,65 @@ def _add_http_options(command: argparse.ArgumentParser) -> None:
     )
     http.add_argument("--host", help="the interface to listen on (default 127.0.0.1: this machine only)")
     http.add_argument("--port", type=_port, help="the port to listen on (default 8000)")
+    http.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="HOST",
+        help="a Host name requests arriving on loopback may carry, as behind a proxy that forwards "
+        "the public name (repeatable; '*' for any)",
+    )
+    http.add_argument(
+        "--allowed-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="a browser origin to let in besides loopback ones, such as https://app.example.com "
+        "(repeatable; '*' for any)",
+    )
+    http.add_argument(
+        "--token-env",
+        metavar="NAME",
+        help="require 'Authorization: Bearer TOKEN', TOKEN being the value of environment variable "
+        "NAME: a token written on the command line would show in the process list and shell history",
+    )
+
+
+#: The HTTP flags and the keyword arguments of ``McpServer.run`` they give.
+_HTTP_FLAGS = {"host": "--host", "port": "--port", "allowed_host": "--allowed-host"}
+_HTTP_FLAGS |= {"allowed_origin": "--allowed-origin", "token_env": "--token-env"}
+
+
+def shared_token(name: str) -> Authenticate:
+    """A check accepting one bearer token: the value of environment variable ``name``, read now.
+
+    >>> os.environ["DOC_TOKEN"] = "s3cret"
+    >>> check = shared_token("DOC_TOKEN")
+    >>> del os.environ["DOC_TOKEN"]  # read once: the check keeps the token
+    >>> check("s3cret"), check("guess")
+    (True, False)
+    """
+    secret = os.environ.get(name)
+    if secret is None:
+        raise LoadError(f"--token-env: environment variable {name} is not set; export {name}=<token> first")
+    if not secret:
+        raise LoadError(f"--token-env: environment variable {name} is empty; a token cannot be empty")
+    expected = secret.encode()
+
+    def check(token: str) -> bool:
+        return hmac.compare_digest(token.encode(), expected)  # in constant time: no guessing by timing
+
+    return check
+
+
+def http_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The HTTP app's settings the flags give (only those given: the rest keep their defaults)."""
+    settings: dict[str, Any] = {}
+    if args.allowed_host:
+        settings["allowed_hosts"] = list(args.allowed_host)
+    if args.allowed_origin:
+        settings["allowed_origins"] = list(args.allowed_origin)
+    if args.token_env is not None:
+        settings["authenticate"] = shared_token(args.token_env)
+    return settings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -255,21 +318,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:  # --help, --version, or a usage error argparse has reported
         return exit.code if isinstance(exit.code, int) else 2
     http = getattr(args, "http", False)
-    host, port = getattr(args, "host", None), getattr(args, "port", None)
-    if not http and (host is not None or port is not None):
-        print("mcplite: error: --host and --port go with --http", file=sys.stderr)
+    given = [flag for name, flag in _HTTP_FLAGS.items() if getattr(args, name, None) is not None]
+    if not http and given:
+        print(
+            "mcplite: error: --host and --port go with --http, as do --allowed-host, --allowed-origin "
+            f"and --token-env (given: {', '.join(given)})",
+            file=sys.stderr,
+        )
         return 2
+    host, port = getattr(args, "host", None), getattr(args, "port", None)
     if http and importlib.util.find_spec("uvicorn") is None:
         print("mcplite: error: --http needs uvicorn: pip install 'rvalues-mcplite[http]'", file=sys.stderr)
         return 2
     try:
+        settings = http_settings(args) if http else {}
         server = _demo_server() if args.command in (None, "demo") else load_server(args.target)
     except LoadError as err:
         print(f"mcplite: error: {err}", file=sys.stderr)
         return 2
     try:
         if http:
-            server.run("http", host=host or "127.0.0.1", port=8000 if port is None else port)
+            server.run("http", host=host or "127.0.0.1", port=8000 if port is None else port, **settings)
         else:
             server.run()
     except KeyboardInterrupt:

@@ -77,7 +77,8 @@ def check_origin(headers: dict[str, list[str]], origins: OriginPolicy) -> None:
 
 
 def check_host(scope: Scope, headers: dict[str, list[str]], hosts: HostPolicy) -> None:
-    """On a server bound to loopback, refuse (421) a request addressed to a foreign host name."""
+    """Refuse (421) a request that arrived on a loopback address but is addressed to a foreign host
+    name (DNS rebinding), whether the server listens on loopback alone or on every interface."""
     server = scope.get("server")
     if not server or not isinstance(server[0], str) or not is_loopback(server[0]):
         return
@@ -87,8 +88,9 @@ def check_host(scope: Scope, headers: dict[str, list[str]], hosts: HostPolicy) -
         raise HttpError(
             421,
             INVALID_REQUEST,
-            f"Misdirected Request: host {quoted(host)} is not this server, which listens on loopback "
-            "(a server behind a proxy names its hosts in allowed_hosts)",
+            f"Misdirected Request: host {quoted(host)} is not a name of this server; a request arriving "
+            f"on its loopback address {server[0]} must name a loopback host or one in allowed_hosts "
+            "(as a server behind a proxy lists its public names)",
         )
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import sys
 from types import FrameType
 
 from mcplite.transports.http.app import McpHttpApp
+from mcplite.transports.http.headers import is_loopback
 from mcplite.transports.logs import log_to_stderr
+
+log = logging.getLogger("mcplite.server")
 
 STARTUP_FAILURE = 3
 """The exit status of a server that did not start (uvicorn's own)."""
@@ -33,6 +37,8 @@ def serve_http(
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ValueError(f"port must be an integer from 0 to 65535, not {port!r}")
     log_to_stderr()
+    if not is_loopback(host) and app.options.authenticate is None:
+        warn_everywhere(exposure_warning(host, port))
     subscriptions = app.engine.offer.subscriptions
 
     class Server(uvicorn.Server):
@@ -59,3 +65,38 @@ def serve_http(
         pass
     if not server.started:  # the port was taken, or the lifespan failed: as uvicorn.run exits
         sys.exit(STARTUP_FAILURE)
+
+
+def exposure_warning(host: str, port: int) -> str:
+    """What to say when a server with no authentication listens beyond this machine.
+
+    >>> exposure_warning("0.0.0.0", 8000)[:60]
+    'serving http://0.0.0.0:8000 beyond this machine with no auth'
+    """
+    shown = f"[{host}]" if ":" in host else host
+    return (
+        f"serving http://{shown}:{port} beyond this machine with no authentication: anyone who can "
+        "reach the port can call every tool. Require a bearer token (mcplite serve --http --token-env "
+        "NAME, or authenticate= in Python), or serve on 127.0.0.1 behind a proxy that checks callers."
+    )
+
+
+def warn_everywhere(message: str) -> None:
+    """Log a warning, and write it to stderr as well unless the log already goes there."""
+    log.warning(message)
+    if not _logs_to_stderr(log):
+        print(f"mcplite: warning: {message}", file=sys.stderr)
+
+
+def _logs_to_stderr(logger: logging.Logger) -> bool:
+    """Whether a warning of ``logger`` is written to ``sys.stderr`` by a handler on its way up."""
+    if not logger.isEnabledFor(logging.WARNING):
+        return False
+    current: logging.Logger | None = logger
+    while current is not None:
+        for handler in current.handlers:
+            stream = getattr(handler, "stream", None)
+            if stream is sys.stderr and handler.level <= logging.WARNING:
+                return True
+        current = current.parent if current.propagate else None
+    return False
