@@ -112,7 +112,7 @@ class Outgoing:
                     )
                 )
             else:
-                future.set_result(message.get("result"))  # type: ignore[arg-type] (checked by the answer)
+                future.set_result(message.get("result"))  # type: ignore[arg-type]  # the answer checks it
         return True
 
     def cancel(self, origin: RequestId | None = None) -> None:

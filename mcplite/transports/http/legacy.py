@@ -5,9 +5,10 @@ GET opens the session's own SSE stream, for what the server sends of its accord 
 changes and updates; :mod:`mcplite.transports.http.stream`); a second GET gets 409.
 A request whose client leaves runs on (its result is dropped): a legacy client cancels with
 ``notifications/cancelled``. What a tool asks the client (``ctx.elicit``...) goes out on the
-POST's SSE stream; the client POSTs its response to the session (answered 202); a client that
-leaves first ends the ask. At 2025-11-25 a POST's SSE response is resumable
-(:mod:`mcplite.transports.http.events`): a GET with ``Last-Event-ID`` replays the rest of it.
+POST's SSE stream; the client POSTs its response to the session (answered 202). At 2025-11-25 a
+POST's SSE response is resumable (:mod:`mcplite.transports.http.events`): a GET with
+``Last-Event-ID`` replays the rest of it, the asks included. A client that leaves a stream it
+cannot resume ends the asks of its request; otherwise ``ask_timeout`` bounds them.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class LegacyEra:
         session = self.session(headers, token, request_id(message))
         session.exchanges += 1
         fields = [(SESSION_HEADER.encode(), session.id.encode())]
+        resumable = self._resumable(session)
         try:
             await exchange(
                 session.connection,
@@ -92,8 +94,8 @@ class LegacyEra:
                 status_of=legacy_status,
                 keepalive=self.keepalive,
                 headers=fields,
-                on_leave=lambda work, request: self._run_on(session.connection, work, request),
-                resumable=self._resumable(session),
+                on_leave=lambda work, request: self._run_on(session.connection, work, request, resumable),
+                resumable=resumable,
             )
         finally:
             session.exchanges -= 1
@@ -106,13 +108,18 @@ class LegacyEra:
         return self.resumption.stream(session.id)
 
     def _run_on(
-        self, connection: Connection, work: asyncio.Task[Answer | None], request: RequestId | None
+        self,
+        connection: Connection,
+        work: asyncio.Task[Answer | None],
+        request: RequestId | None,
+        resumable: ResumableStream | None,
     ) -> None:
         log.info(
             "connection closed before its answer (client gone or server stopping): request %r runs on",
             request,
         )
-        if request is not None:  # what it asks the client can no longer reach it, nor be answered
+        if request is not None and resumable is None:
+            # what it asks the client can no longer reach it (a resumed stream would replay it)
             connection.cancel_asks(request)
         self._background.add(work)
         work.add_done_callback(self._background.discard)
