@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,7 @@ from mcplite.engine.handlers import Request, Session, Written
 from mcplite.engine.lines import result_line
 from mcplite.engine.listening import BEARER_TOKEN
 from mcplite.features.result_store import RESULT_URI_PREFIX, TRUNCATED_KEY, StoredResult
-from mcplite.payload.budget import SERVER_BUDGET, row_total, rows_between
+from mcplite.payload.budget import SERVER_BUDGET, row_total, rows_between, storable
 from mcplite.protocol.projection import result_parts
 from mcplite.protocol.types import CallToolResult, ResourceLink, TextContent
 from mcplite.tools.registry import RegisteredTool
@@ -47,10 +48,8 @@ def owner_of(request: Request) -> str | None:
         return "token:" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
     if request.era == "legacy":
         key = _session_keys.get(request.session)
-        if key is None:
-            key = _session_keys.setdefault(
-                request.session, f"session:{id(request.session):x}:{len(_session_keys)}"
-            )
+        if key is None:  # random: a later session at the same address never reads an earlier one's
+            key = _session_keys.setdefault(request.session, "session:" + secrets.token_hex(16))
         return key
     return None
 
@@ -130,6 +129,8 @@ def budgeted_line(request: Request, tool: RegisteredTool, value: Any) -> tuple[b
     whether it was cut (its rest stored)."""
     policy = request.engine.results
     budget = budget_of(request, tool)
+    if budget is not None:
+        value = storable(value)  # a DuckDB relation runs once, into the Arrow table cut below
     total = None if budget is None or isinstance(value, CallToolResult) else row_total(value)
     if budget is None or total is None or total < 2:
         whole = line_of(request, tool.to_result(value, request.options))
