@@ -168,9 +168,9 @@ class SchemaBinder:
                 expected = cut(repr(error.validator_value))
                 problem = f"expected {error.validator} {expected}, got {given(error.instance)}"
             else:
-                problem = f"does not fit the input schema's {error.validator!r}: {cut(error.message, 200)}"
+                problem = f"not as the input schema's {error.validator!r} asks: {cut(error.message, 200)}"
             if not steps:
-                raise ArgumentError(f"the arguments {problem}")
+                raise ArgumentError(f"the arguments are {problem}")
             raise ArgumentError(
                 f"argument '{path_text(steps)}': {problem}", parameter=str(steps[0]), path=path_text(steps)
             )
