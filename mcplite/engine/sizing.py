@@ -27,6 +27,7 @@ from mcplite.payload.budget import SERVER_BUDGET, row_total, rows_between, stora
 from mcplite.protocol.projection import result_parts
 from mcplite.protocol.types import CallToolResult, ResourceLink, TextContent
 from mcplite.tools.registry import RegisteredTool
+from mcplite.tools.typed_values import misfits_unlogged
 
 log = logging.getLogger("mcplite.server")
 
@@ -104,11 +105,13 @@ def estimated_size(request: Request, tool: RegisteredTool, value: Any, total: in
     """The bytes of the whole value's line, from three samples of rows (first, middle, last)."""
     options = request.options
     k = min(SAMPLE_ROWS, total)
-    empty = len(line_of(request, tool.to_result(rows_between(value, 0, 0), options)))
-    starts = sorted({0, max(0, total // 2 - k // 2), total - k})
-    sampled = sum(
-        len(line_of(request, tool.to_result(rows_between(value, s, s + k), options))) - empty for s in starts
-    )
+    with misfits_unlogged():  # samples: the value's own result logs a misfit once
+        empty = len(line_of(request, tool.to_result(rows_between(value, 0, 0), options)))
+        starts = sorted({0, max(0, total // 2 - k // 2), total - k})
+        sampled = sum(
+            len(line_of(request, tool.to_result(rows_between(value, s, s + k), options))) - empty
+            for s in starts
+        )
     return int(empty + sampled / (k * len(starts)) * total) if k else empty
 
 

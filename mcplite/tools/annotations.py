@@ -321,6 +321,22 @@ def type_hints(func: Callable[..., Any]) -> dict[str, Any]:
         raise TypeError(f"tool {tool_name(func)!r}: cannot resolve its type hints: {exc}") from None
 
 
+def unhinted_parameters(func: Callable[..., Any]) -> list[str]:
+    """The parameters of a tool function that have no type hint (the model is told they take any
+    JSON value, and nothing checks what they get).
+
+    >>> def scale(x, factor: float = 2.0): ...
+    >>> unhinted_parameters(scale)
+    ['x']
+    """
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):  # a callable without a signature: nothing to say
+        return []
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [p.name for p in parameters if p.annotation is inspect.Parameter.empty and p.kind not in variadic]
+
+
 def type_name(annotation: Any) -> str:
     """An annotation as messages show it: ``list[int]``, ``int | None``, ``Literal['a', 'b']``.
 

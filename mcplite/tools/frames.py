@@ -53,6 +53,14 @@ class Misfit(ValueError):
         what = "missing" if value is MISSING else "present" if value is EXTRA else shown(value)
         super().__init__(f"{path or 'the value'} is {what}, expected {expected}")
 
+    def noting(self, note: str) -> Misfit:
+        """The same misfit (of the same class) with ``note`` after what was expected.
+
+        >>> Misfit("[0].n", 2.5, "an integer").noting("(column 'n' of Row rows)")
+        Misfit('[0].n is float (2.5), expected an integer (column \'n\' of Row rows)')
+        """
+        return type(self)(self.path, self.value, f"{self.expected} {note}")
+
 
 class OutOfRange(Misfit):
     """A double jsonlite writes beyond a double's range: no declared type holds it, so a union
@@ -229,10 +237,27 @@ def frame_value(shape: Shape, value: Any, path: str) -> rv.RValue:
         where = join(f"{path}[*]", name)
         if name not in columns:
             raise Misfit(where, MISSING, f"a column of {cell.expected()}")
-        pairs.append((name, fit_column(cell, columns[name], path, name)))
+        try:
+            pairs.append((name, fit_column(cell, columns[name], path, name)))
+        except Misfit as misfit:
+            raise misfit.noting(
+                f"(column {name!r} of {type_name(shape.item)} rows){_hint(misfit, cell)}"
+            ) from None
     # the declared names as they are (`_a`, `a b`, `if`): jsonlite keeps a frame's names, R's
     # make.names would write `X_a`, `a.b`, `if.` where the schema says `_a`, `a b`, `if`
     return rv.data_frame_from_pairs(pairs, check_names=False)
+
+
+def _hint(misfit: Misfit, cell: Shape) -> str:
+    """What to do about a misfit users often meet: NaN in an integer column is what pandas makes of an
+    int column with a missing value (float64)."""
+    value = misfit.value
+    if cell.annotation is int and isinstance(value, float) and value != value:
+        return (
+            "; an integer column with missing values is float64 (NaN) in pandas: make it pandas' "
+            'nullable Int64 (`df[column].astype("Int64")`), whose missing values are NA'
+        )
+    return ""
 
 
 def cell_shape(shape: Shape) -> Shape:

@@ -31,7 +31,7 @@ from mcplite.protocol.checks import check_plain_json, shown
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.messages import ListToolsResult
 from mcplite.protocol.types import CallToolResult, EncodedJson, TextContent, Tool, ToolAnnotations
-from mcplite.tools.annotations import Shape, read, type_hints, type_name
+from mcplite.tools.annotations import Shape, read, type_hints, type_name, unhinted_parameters
 from mcplite.tools.arguments import ArgumentBinder, SchemaBinder
 from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.frames import Misfit
@@ -39,7 +39,7 @@ from mcplite.tools.header_params import HeaderParam, header_params
 from mcplite.tools.output_check import can_validate, output_misfit
 from mcplite.tools.output_schema import NoOutputSchema, schema_of
 from mcplite.tools.schema import description as doc_description
-from mcplite.tools.typed_values import typed_value
+from mcplite.tools.typed_values import misfit_message, typed_value
 from rvalues.json import JsonOptions
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
@@ -219,10 +219,7 @@ class RegisteredTool:
             try:
                 x = typed_value(self.returns, value)
             except Misfit as misfit:
-                return _error(
-                    f"Tool {self.name} returned a value that does not fit its return type "
-                    f"{type_name(self.returns.annotation)}: {misfit}"
-                )
+                return _error(misfit_message(self.name, self.returns, misfit))  # logged there
             text = encode_json(x, "structured_content", options=options)
             return CallToolResult([TextContent(text)], structured_content=encoded_json(text))
         if self.structured and not isinstance(value, CallToolResult):
@@ -317,6 +314,14 @@ class ToolRegistry:
                     UserWarning,
                     stacklevel=_outside_mcplite(),
                 )
+        unhinted = unhinted_parameters(function) if input_schema is None else []
+        if unhinted:
+            warnings.warn(
+                f"{owner} has no type hints for {', '.join(unhinted)}: the model is told they take any "
+                "JSON value and nothing checks what arrives; annotate them (x: int, rows: list[str], ...)",
+                UserWarning,
+                stacklevel=_outside_mcplite(),
+            )
         if validate_output and not can_validate():
             raise RuntimeError(f"{owner}: validate_output=True needs jsonschema (pip install jsonschema)")
         options = options_in_force()  # the listing's schema until a request reads its own

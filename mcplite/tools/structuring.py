@@ -129,6 +129,9 @@ _DATE_TIME = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))", re.ASCII
 )
 
+_NAIVE_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?", re.ASCII)
+"""A date-time without an offset, as people and models often write one (RFC 3339 needs one)."""
+
 
 def _to_date(value: Any) -> datetime.date:
     if isinstance(value, str) and _DATE.fullmatch(value):
@@ -154,6 +157,11 @@ def _to_datetime(value: Any) -> datetime.datetime:
                 )
             except ValueError:  # out of range, such as a leap second or February 30
                 pass
+    if isinstance(value, str) and _NAIVE_DATE_TIME.fullmatch(value):
+        raise Invalid(
+            f"expected {EXPECTED[datetime.datetime]}, got {value!r}, which has no offset: add one "
+            "('Z' for UTC, or such as '+02:00') to say which time zone it is in"
+        )
     raise mismatch(EXPECTED[datetime.datetime], value)
 
 

@@ -21,17 +21,20 @@ mcplite.tools.frames.Misfit: [1].mean is missing, expected a number
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import enum
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 
 import rvalues as rv
 from mcplite.payload.returned import to_r
-from mcplite.tools.annotations import Shape, pandas_class, read, record_fields
+from mcplite.tools.annotations import Shape, pandas_class, read, record_fields, type_name
+from mcplite.tools.failures import log
 from mcplite.tools.frames import (
     INT_MAX,
     MISSING,
@@ -79,6 +82,40 @@ def typed_value(shape: Shape, value: Any, path: str = "") -> rv.RValue:
     if kind == "frame":
         return frame_value(shape, value, path)
     raise Misfit(path, value, shape.expected())
+
+
+def misfit_message(tool: str, shape: Shape, misfit: Misfit) -> str:
+    """What the client is told of a typed tool's value that does not fit its return type; the server's
+    log gets it too (WARNING), since the tool's author reads the log, not the client's screen.
+
+    >>> import dataclasses
+    >>> @dataclasses.dataclass
+    ... class Mean:
+    ...     mean: float
+    >>> print(misfit_message("means", read(list[Mean]), Misfit("[0].mean", "high", "a number")))
+    Tool means returned a value that does not fit its return type list[Mean]: [0].mean is str ('high'), ...
+    """
+    declared = type_name(shape.annotation)
+    if shape.kind == "frame":
+        declared = f"{declared} of {type_name(shape.item)} rows"
+    message = f"Tool {tool} returned a value that does not fit its return type {declared}: {misfit}"
+    if not _unlogged.get():
+        log.warning("%s", message)
+    return message
+
+
+_unlogged: ContextVar[bool] = ContextVar("mcplite_misfits_unlogged", default=False)
+
+
+@contextlib.contextmanager
+def misfits_unlogged() -> Iterator[None]:
+    """Within the block, :func:`misfit_message` does not log: for results built only to measure
+    samples of a value (the value's own result is built, and logged, after)."""
+    token = _unlogged.set(True)
+    try:
+        yield
+    finally:
+        _unlogged.reset(token)
 
 
 def _union(shape: Shape, value: Any, path: str) -> rv.RValue:
