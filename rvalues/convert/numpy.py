@@ -294,6 +294,7 @@ def _strings(flat: np.ndarray, mask: np.ndarray | None, where: str) -> RValue:
 
 
 _UNIT_SECONDS = {
+    "W": Fraction(604800), "D": Fraction(86400),
     "h": Fraction(3600), "m": Fraction(60), "s": Fraction(1), "ms": Fraction(1, 10**3),
     "us": Fraction(1, 10**6), "ns": Fraction(1, 10**9), "ps": Fraction(1, 10**12),
     "fs": Fraction(1, 10**15), "as": Fraction(1, 10**18),
