@@ -25,7 +25,10 @@ from mcplite.payload.returned import encode_value_json
 from mcplite.payload.rjson import options_in_force
 from rvalues import _speedups
 from rvalues._speedups import writer
+from rvalues.json import JsonOptions, signif
+from rvalues.json.plain import encode_plain
 from rvalues.model.lists import MAX_DEPTH
+from tests.test_speedups_fuzz import random_payload
 
 core: Any = _speedups.load()
 pytestmark = pytest.mark.skipif(
@@ -211,3 +214,34 @@ def test_pure_mode_never_calls_the_compiled_writer() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert compiled_text([1, 2]) == "[1,2]"
+
+
+WRITER_OPTIONS = [
+    {"no_dots": True},
+    {"digits": None, "always_decimal": True},
+    {"digits": signif(6), "na": "null"},
+    {"digits": 12, "auto_unbox": True, "null": "null"},
+    {"digits": 0, "na": "string", "auto_unbox": True},
+]
+
+
+@pytest.mark.parametrize("opts", WRITER_OPTIONS, ids=range(len(WRITER_OPTIONS)))
+def test_other_writer_options_are_the_pure_writers_bytes(opts: dict[str, Any]) -> None:
+    """rvalues' encode_plain under options mcplite does not use (dots in names, other digits)."""
+    rng = np.random.default_rng(41)
+    options = JsonOptions(**opts)
+    for _ in range(40):
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = random_payload(rng)
+            compiled = plain_outcome_with(value, options)
+            with pure():
+                assert compiled == plain_outcome_with(value, options), value
+
+
+def plain_outcome_with(value: Any, options: JsonOptions) -> tuple[str, str]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return "ok", encode_plain(value, options, lambda v, where: rv.as_r(v))
+    except Exception as error:
+        return "error", type(error).__name__
