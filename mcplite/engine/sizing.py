@@ -38,6 +38,9 @@ WRITE_WHOLE_BELOW = 4
 """A value estimated under this many budgets is written whole and measured; past it, it is cut
 without being written whole."""
 
+WRITE_WHOLE_ROWS = 3 * SAMPLE_ROWS
+"""A value of at most this many rows is written whole at once: its samples would cost as much."""
+
 _session_keys: weakref.WeakKeyDictionary[Session, str] = weakref.WeakKeyDictionary()
 
 
@@ -138,7 +141,7 @@ def budgeted_line(request: Request, tool: RegisteredTool, value: Any) -> tuple[b
     if budget is None or total is None or total < 2:
         whole = line_of(request, tool.to_result(value, request.options))
         return _capped(request, tool, whole, policy.max_bytes), False
-    size = estimated_size(request, tool, value, total)
+    size = 0 if total <= WRITE_WHOLE_ROWS else estimated_size(request, tool, value, total)
     if size < WRITE_WHOLE_BELOW * budget:
         whole = line_of(request, tool.to_result(value, request.options))
         if len(whole) <= budget:
