@@ -10,9 +10,10 @@
  * path, which writes or refuses the value with its own words.
  *
  * The text is built in one growing buffer (Latin-1, or UTF-8 once a wider character comes) and
- * made a str once. Items are held (a reference
- * each) while they are written, and list sizes are read again at every step, so a container
- * changed from a finalizer during the call is never read out of bounds.
+ * made a str once. Only exact built-in types and numpy's own scalars are read, so no Python code of
+ * the caller's runs during the call; still, items are held (a reference each) while they are
+ * written and list sizes are read again at every step, so that a container changed meanwhile
+ * would never be read out of bounds.
  */
 #include <math.h>
 
