@@ -77,6 +77,9 @@ class McpServer:
     (``ctx.elicit``...): workers sharing it continue each other's calls (default:
     ``$MCPLITE_STATE_KEY``, else a random key of this process); ``ask_timeout`` (seconds) bounds
     how long a legacy session's ask waits for the client.
+    ``wrap_rows=True`` sends a typed tool's rows (any typed value that is not an object) as
+    ``{"result": rows}`` structured content under the matching schema, as FastMCP and the official
+    SDK do, so clients before 2026-07-28 get it too; ``@server.tool(wrap_rows=...)`` for one tool.
     """
 
     def __init__(
@@ -105,6 +108,7 @@ class McpServer:
         result_store: ResultStore | None = None,
         state_key: str | bytes | None = None,
         ask_timeout: float = 300.0,
+        wrap_rows: bool = False,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -135,6 +139,9 @@ class McpServer:
         )
         """What the transports serve: identity, tools, handler table, workers and limits."""
         self.validate_output = validate_output
+        self.wrap_rows = wrap_rows
+        """Whether typed tools send rows (any value that is not an object) as ``{"result": rows}``
+        structured content, which clients before 2026-07-28 can take (docs/typed-tools.md)."""
         self.engine.results = ResultPolicy(
             checked_budget(result_budget, "McpServer"),
             max_result_bytes,
@@ -211,6 +218,7 @@ class McpServer:
         structured: bool | None = None,
         input_schema: dict[str, Any] | None = None,
         result_budget: int | Inherit | None = SERVER_BUDGET,
+        wrap_rows: bool | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
@@ -246,9 +254,10 @@ class McpServer:
         structured: bool | None = None,
         input_schema: dict[str, Any] | None = None,
         result_budget: int | Inherit | None = SERVER_BUDGET,
+        wrap_rows: bool | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the server holds it (the clients that
-        listen for tool list changes hear of it)."""
+        listen for tool list changes hear of it); ``wrap_rows=None`` follows the server's."""
         tool = self.engine.tools.add_tool(
             function,
             name=name,
@@ -262,6 +271,7 @@ class McpServer:
             validate_output=self.validate_output,
             input_schema=input_schema,
             result_budget=result_budget,
+            wrap_rows=self.wrap_rows if wrap_rows is None else wrap_rows,
         )
         self.notify_tools_changed()
         return tool

@@ -82,6 +82,40 @@ def output_schema(annotation: Any) -> dict[str, Any]:
     return schema_of(read(annotation), options_in_force())
 
 
+WRAP_KEY = "result"
+"""The one property a wrapped result's structured content has (``wrap_rows``), as FastMCP and the
+official SDK name it."""
+
+
+OBJECT_KINDS = frozenset({"record", "typeddict", "mapping"})
+"""The shapes whose output schema is an object: every protocol version carries their structured
+content, so ``wrap_rows`` leaves them as they are."""
+
+
+def wrapped_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of ``{"result": value}`` for a value of ``schema`` that is not an object (clients
+    before 2026-07-28 take objects only as structured content); an object's schema as it is (a
+    union's ``anyOf`` is wrapped whatever its arms).
+
+    >>> wrapped_schema({"type": "array"})
+    {'type': 'object', 'properties': {'result': {'type': 'array'}}, 'required': ['result']}
+    >>> wrapped_schema({"type": "object"})
+    {'type': 'object'}
+    """
+    if schema.get("type") == "object":
+        return schema
+    return {"type": "object", "properties": {WRAP_KEY: schema}, "required": [WRAP_KEY]}
+
+
+def wrapped_text(text: str) -> str:
+    """The JSON text of ``{"result": value}`` from the value's JSON text (written once, not re-read).
+
+    >>> wrapped_text('[{"n":1}]')
+    '{"result":[{"n":1}]}'
+    """
+    return f'{{"{WRAP_KEY}":{text}}}'
+
+
 def na_forms(r_class: str, na: str | None) -> list[Any]:
     """What jsonlite writes for NA (and NaN, Inf, -Inf for doubles) of ``r_class`` under ``na=``.
 

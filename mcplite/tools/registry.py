@@ -37,7 +37,7 @@ from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.frames import Misfit
 from mcplite.tools.header_params import HeaderParam, header_params
 from mcplite.tools.output_check import can_validate, output_misfit
-from mcplite.tools.output_schema import NoOutputSchema, schema_of
+from mcplite.tools.output_schema import OBJECT_KINDS, NoOutputSchema, schema_of, wrapped_schema, wrapped_text
 from mcplite.tools.schema import description as doc_description
 from mcplite.tools.typed_values import misfit_message, typed_value
 from rvalues.json import JsonOptions
@@ -158,6 +158,7 @@ class RegisteredTool:
         returns: Shape | None = None,
         validate: bool = False,
         input_schema: dict[str, Any] | None = None,
+        wrap_rows: bool = False,
     ) -> None:
         self.function = function
         self.tool = tool
@@ -174,6 +175,10 @@ class RegisteredTool:
         self.structured = structured
         self.returns = returns
         self.validate = validate
+        self.wrap_rows = wrap_rows and returns is not None and returns.kind not in OBJECT_KINDS
+        """Whether a typed tool's value that is not an object (rows, a list) is sent as
+        ``{"result": value}`` structured content under the matching schema (its text block is
+        jsonlite's text of the value)."""
         self.result_budget: int | Inherit | None = SERVER_BUDGET
         """Bytes of this tool's response line before its result is cut (None: never cut; by
         default the server's ``result_budget``)."""
@@ -186,6 +191,7 @@ class RegisteredTool:
         found = self._listed.get(options)
         if found is None:
             schema = schema_of(self.returns, options)
+            schema = wrapped_schema(schema) if self.wrap_rows else schema
             found = self._listed[options] = attrs.evolve(self.tool, output_schema=schema)
         return found
 
@@ -221,6 +227,10 @@ class RegisteredTool:
             except Misfit as misfit:
                 return _error(misfit_message(self.name, self.returns, misfit))  # logged there
             text = encode_json(x, "structured_content", options=options)
+            if self.wrap_rows:
+                return CallToolResult(
+                    [TextContent(text)], structured_content=encoded_json(wrapped_text(text))
+                )
             return CallToolResult([TextContent(text)], structured_content=encoded_json(text))
         if self.structured and not isinstance(value, CallToolResult):
             result = built_result(None, value, False, None, options)
@@ -274,6 +284,7 @@ class ToolRegistry:
         validate_output: bool = False,
         input_schema: dict[str, Any] | None = None,
         result_budget: int | Inherit | None = SERVER_BUDGET,
+        wrap_rows: bool = False,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the registry holds it.
 
@@ -328,6 +339,7 @@ class ToolRegistry:
         returns = typed_return(function, structured, owner, options) if output_schema is None else None
         if returns is not None:
             output_schema = schema_of(returns, options)
+            output_schema = wrapped_schema(output_schema) if wrap_rows else output_schema  # an object's as is
         registered = RegisteredTool(
             function,
             Tool(
@@ -344,6 +356,7 @@ class ToolRegistry:
             returns=returns,
             validate=validate_output and returns is None,
             input_schema=input_schema,
+            wrap_rows=wrap_rows,
         )
         registered.tool = attrs.evolve(registered.tool, input_schema=registered.binder.schema)
         registered.result_budget = checked_budget(result_budget, owner, allow_server=True)
