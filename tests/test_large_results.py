@@ -283,6 +283,18 @@ def test_pages_as_csv_and_with_a_limit() -> None:
             read(client, uri.replace(f"offset={n}", "offset=3000"))
 
 
+def test_a_value_that_is_not_a_table_has_no_csv_pages() -> None:
+    server = server_with([[k, "x" * 20] for k in range(3_000)], result_budget=12_000)
+    with Client(server, protocol_version=VERSION) as client:
+        uri = counts(client.request("tools/call", {"name": "table", "arguments": {}}))["next"]
+        assert json.loads(read(client, uri)["contents"][0]["text"])[0] == [
+            int(uri.rpartition("=")[2]),
+            "x" * 20,
+        ]
+        with pytest.raises(Exception, match=r"-32602.*cannot be written as CSV.*read it as JSON"):
+            read(client, uri + "&format=csv")
+
+
 def test_another_client_cannot_read_a_link_and_a_guess_is_not_found() -> None:
     server = server_with(sales(3_000), result_budget=12_000)
     with (

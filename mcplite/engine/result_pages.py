@@ -77,13 +77,20 @@ def page_uri(key: str, offset: int, limit: int | None, format_: str) -> str:
 
 
 def csv_text(rows: Any) -> str:
-    """Rows as CSV (a header, then one line a row; a vector is one column ``x``)."""
-    module = type(rows).__module__.partition(".")[0]
-    table = rows if module == "pandas" else rv.to_pandas(to_r(rows, "stored result"))
+    """Rows of a data frame or a vector as CSV (a header, then one line a row; a vector is one
+    column ``x``); a ``TypeError`` for a list, whose rows are no table.
+
+    >>> csv_text(rv.Double([1.5, 2.0]))
+    'x\\n1.5\\n2.0\\n'
+    """
+    table = rows
+    if type(rows).__module__.partition(".")[0] != "pandas":
+        x = to_r(rows, "stored result")
+        if not (rv.r_class(x)[-1:] == ("data.frame",) or isinstance(x, rv.Vector)):
+            raise TypeError("its rows are not a data frame or a vector")
+        table = rv.to_pandas(x)
     if getattr(table, "ndim", 2) == 1:
         table = table.to_frame("x")
-    if not hasattr(table, "to_csv"):
-        raise TypeError(f"this result ({type(rows).__qualname__}) cannot be written as CSV; read it as JSON")
     return str(table.to_csv(index=False, lineterminator="\n"))
 
 
@@ -102,7 +109,12 @@ def read_stored_page(request: Request, uri: str) -> bytes:
     def text_of(n: int) -> str:
         rows = rows_between(stored.value, offset, offset + n)
         if format_ == "csv":
-            return csv_text(rows)
+            try:
+                return csv_text(rows)
+            except Exception as err:  # a list of records, nested lists: JSON only
+                raise _invalid(
+                    uri, f"this result cannot be written as CSV ({err}); read it as JSON"
+                ) from None
         result = (
             served_result(rows, request.options) if tool is None else tool.to_result(rows, request.options)
         )
