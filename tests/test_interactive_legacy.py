@@ -70,6 +70,11 @@ class Session:
     async def asked(self) -> dict[str, Any]:
         return await self.next(lambda line: line.get("method") == "elicitation/create")
 
+    async def cancelled(self) -> Any:
+        """The request id of the next ``notifications/cancelled`` the server sent."""
+        line = await self.next(lambda line: line.get("method") == "notifications/cancelled")
+        return line["params"]["requestId"]
+
     async def answer(self, request_id: int) -> dict[str, Any]:
         return await self.next(lambda line: line.get("id") == request_id and "method" not in line)
 
@@ -105,9 +110,11 @@ def test_the_answer_error_and_timeout_each_end_the_wait() -> None:
         failed, text = result_text(await session.answer(10))
         assert failed and "answered with error -32601: no elicitation here" in text
         session.send(call(11, "confirm"))
-        await session.asked()  # and never answered
+        ask = await session.asked()  # and never answered
         failed, text = result_text(await session.answer(11))
         assert failed and "did not answer elicitation/create within 0.5 s (the server's ask_timeout)" in text
+        # the client is told it may stop working on the ask
+        assert await session.cancelled() == ask["id"]
         # a late or unknown response is ignored
         session.send({"jsonrpc": "2.0", "id": 999, "result": {}})
         await asyncio.sleep(0.05)
@@ -130,6 +137,7 @@ def test_cancelling_the_call_ends_a_sync_tools_wait_and_sends_nothing() -> None:
         session.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
         assert await asyncio.to_thread(done.wait, 2.0)  # well before the 0.5 s timeout's message
         assert "cancelled" in str(ended[0])
+        assert await session.cancelled() == ask["id"]  # the server's own request is cancelled too
         # the ask is forgotten: a response now resolves nothing, and the call is never answered
         session.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {}}})
         await asyncio.sleep(0.7)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import itertools
 import logging
 import threading
@@ -27,7 +28,7 @@ from typing import Any
 
 from mcplite.engine.handlers import Request, Result
 from mcplite.engine.lines import encode, result_line
-from mcplite.protocol.jsonrpc import INVALID_PARAMS, RequestId, RpcError
+from mcplite.protocol.jsonrpc import INVALID_PARAMS, RequestId, RpcError, notification
 from mcplite.protocol.request_state import StateRefused, digest, seal, unseal
 from mcplite.protocol.versions import CLIENT_CAPABILITIES_KEY
 from mcplite.tools.asks import Ask, AskError
@@ -141,7 +142,10 @@ class LegacyAsker:
         self._capabilities = capabilities
         self._cancelled = cancelled
         self._timeout = timeout
-        self._loop = asyncio.get_running_loop()
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # made off the loop: only its async asks can be used
+            self._loop = None
 
     def _check(self, asks: Sequence[Ask]) -> None:
         for ask in asks:
@@ -170,11 +174,18 @@ class LegacyAsker:
                 )
             return [future.result() for future in futures]
         finally:
-            for request_id, _ in opened:
+            for request_id, future in opened:
                 self._outgoing.close(request_id)
+                if not future.done() or future.cancelled():  # the client may stop working on it
+                    with contextlib.suppress(Exception):  # the channel may be gone
+                        self._write(
+                            encode(notification("notifications/cancelled", {"requestId": request_id}))
+                        )
 
     def ask_blocking(self, asks: Sequence[Ask]) -> list[dict[str, Any]]:
         self._check(asks)
+        if self._loop is None:
+            raise AskError("this request was not made on an event loop: it cannot ask from a thread")
         future = asyncio.run_coroutine_threadsafe(self.ask(asks), self._loop)
         try:
             return future.result(self._timeout + 5)
