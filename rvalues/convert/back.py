@@ -19,7 +19,8 @@ complex     complex128 (NA bits kept)                   ``complex128``
 character   object array of str, None for NA            pandas 3: ``str``; pandas 2: object
 raw         uint8                                       ``uint8``
 factor      object array of the labels                  ``Categorical`` (levels, ordered kept)
-Date        datetime64[D] (NaT for NA)                  datetime64[s]
+Date        datetime64[D] (NaT for NA)                  datetime64[s] (from an object column of
+                                                        ``datetime.date``: that column, None for NA)
 POSIXct     datetime64[us] (naive, UTC)                 datetime64[us, tzone] (no tzone: the local zone)
 difftime    timedelta64[us]                             timedelta64[us]
 list        object array of Python values               object column (``to_python`` of each element)
@@ -108,6 +109,8 @@ def _flat_numpy_of(x: RValue) -> Any:
     if "Date" in classes:
         dtype = origin.get("dtype")
         out = _seconds_to(np.asarray(data) * 86400.0, "M", "s").astype("datetime64[D]")
+        if dtype is not None and dtype.kind == "O":  # datetime.date objects (pandas 3's read_parquet)
+            return out.astype(object)  # NaT -> None
         return out.astype(dtype) if dtype is not None and dtype.kind == "M" else out
     if "POSIXct" in classes or "difftime" in classes:
         kind = "M" if "POSIXct" in classes else "m"
