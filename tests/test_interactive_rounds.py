@@ -39,21 +39,26 @@ def workers() -> Iterator[tuple[str, str]]:
 
 
 def post(
-    url: str, method: str, params: dict[str, Any], capabilities: dict[str, Any] | None = None
+    url: str,
+    method: str,
+    params: dict[str, Any],
+    capabilities: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> httpx.Response:
     meta = {
         "io.modelcontextprotocol/protocolVersion": VERSION,
         "io.modelcontextprotocol/clientCapabilities": CAPABILITIES if capabilities is None else capabilities,
     }
     body = {"jsonrpc": "2.0", "id": next(ids), "method": method, "params": {**params, "_meta": meta}}
-    headers = {
+    fields = {
         "Accept": "application/json, text/event-stream",
         "MCP-Protocol-Version": VERSION,
         "Mcp-Method": method,
+        **(headers or {}),
     }
     if "name" in params or "uri" in params:
-        headers["Mcp-Name"] = params.get("name", params.get("uri"))
-    return httpx.post(url, json=body, headers=headers, timeout=10)
+        fields["Mcp-Name"] = params.get("name", params.get("uri"))
+    return httpx.post(url, json=body, headers=fields, timeout=10)
 
 
 def call(url: str, tool: str, **extra: Any) -> dict[str, Any]:
@@ -217,3 +222,20 @@ def test_malformed_input_responses_and_missing_capabilities_are_protocol_errors(
     assert missing.status_code == 400
     error = missing.json()["error"]
     assert (error["code"], error["data"]) == (-32021, {"requiredCapabilities": {"sampling": {}}})
+
+
+def test_a_state_is_bound_to_the_bearer_token_it_was_made_for() -> None:
+    app = asking.make_server(state_key=KEY).asgi_app(authenticate=lambda token: token in ("alice", "bob"))
+    with served(app, lifespan="on") as base:
+        url = base + "/mcp"
+
+        def greet(token: str, **extra: Any) -> httpx.Response:
+            params = {"name": "greet", "arguments": {}, **extra}
+            return post(url, "tools/call", params, headers={"Authorization": f"Bearer {token}"})
+
+        round1 = types.InputRequiredResult.model_validate(greet("alice").json()["result"])
+        [key] = round1.input_requests
+        retry = {"inputResponses": {key: accept({"name": "Al"})}, "requestState": round1.request_state}
+        assert "another call" in refusal(greet("bob", **retry))
+        done = greet("alice", **retry).json()["result"]
+        assert types.CallToolResult.model_validate(done).content[0].text == "Hello, Al!"
