@@ -45,7 +45,7 @@ from mcplite.protocol.types import (
 )
 from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
-from mcplite.tools.asks import AskError, ElicitAnswer, RootsAnswer, SampleAnswer
+from mcplite.tools.asks import Answer, AskError, ElicitAnswer, RootsAnswer, SampleAnswer
 from mcplite.tools.context import Context, ToolCancelled
 from mcplite.tools.examples import Examples
 from mcplite.tools.failures import PublicError, ToolError
@@ -56,6 +56,7 @@ __all__ = [
     "ABSENT",
     "PROTOCOL_VERSIONS",
     "Annotations",
+    "Answer",
     "AskError",
     "AudioContent",
     "BlobResourceContents",

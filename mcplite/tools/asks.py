@@ -28,7 +28,7 @@ import json
 import types
 import typing
 from collections.abc import Generator, Sequence
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, TypeVarTuple
 
 import attrs
 
@@ -36,6 +36,7 @@ from mcplite.payload.converter import converter
 from mcplite.tools.failures import PublicError
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 Action = Literal["accept", "decline", "cancel"]
 ACTIONS: tuple[str, ...] = ("accept", "decline", "cancel")
@@ -210,13 +211,15 @@ class RootsAnswer(Answer):
         return f"RootsAnswer({self._raw and self.uris!r})"
 
 
-class Answers(tuple[Answer, ...]):
-    """Several answers asked at once (``ctx.ask_all``): awaitable like each answer."""
+class Answers(tuple[*Ts]):
+    """Several answers asked at once (``ctx.ask_all``), each typed as asked: awaitable like each
+    answer, resolving those not ready in one go."""
 
     _asker: Asker
 
-    def __await__(self) -> Generator[Any, None, Answers]:
-        waiting = [answer for answer in self if answer._raw is None]
+    def __await__(self) -> Generator[Any, None, Answers[*Ts]]:
+        answers = typing.cast(tuple[Answer, ...], self)
+        waiting = [answer for answer in answers if answer._raw is None]
         if waiting:
             raws = yield from self._asker.ask([answer.ask for answer in waiting]).__await__()
             for answer, raw in zip(waiting, raws):

@@ -21,7 +21,7 @@ import inspect
 import math
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, TypeVarTuple, overload
 
 from mcplite.protocol.checks import check_plain_json
 from mcplite.protocol.versions import LOG_LEVELS, since
@@ -42,6 +42,7 @@ from mcplite.tools.streams import STREAM_CLOSER
 
 Notify = Callable[[str, dict[str, Any]], None]
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class ToolCancelled(Exception):
@@ -219,11 +220,16 @@ class Context:
         """The client's roots (``roots/list``): ``answer.uris``, ``answer.roots``."""
         return self._asked(RootsAnswer(roots_ask(key), self._need_asker()))
 
-    def ask_all(self, *answers: Answer) -> Answers:
+    def ask_all(self, *answers: *Ts) -> Answers[*Ts]:
         """Several asks at once: ``a, b = await ctx.ask_all(ctx.elicit(...), ctx.sample(...))`` in
         async code (build them on the loop: they are sent together); in sync code each ask has been
         answered already, one after the other. At 2026-07-28 the asks of one ``ask_all`` go out in
         one ``input_required`` round."""
+        for answer in answers:
+            if not isinstance(answer, Answer):
+                raise TypeError(
+                    f"ask_all takes what ctx.elicit, ctx.sample and ctx.list_roots return, not {answer!r:.80}"
+                )
         together = Answers(answers)
         together._asker = self._need_asker()
         return together

@@ -364,7 +364,7 @@ async def test_input_required_result_tampered_state(ctx: Context) -> str:
 async def test_input_required_result_capabilities(ctx: Context) -> str:
     """MRTR: asks only what the client declared it can answer."""
     can = ctx.client_capabilities
-    asks = []
+    asks: list[mcplite.Answer] = []
     if "elicitation" in can:
         asks.append(ctx.elicit("What is your name?", NAME, key="user_name"))
     if "sampling" in can:
