@@ -90,3 +90,20 @@ def writer(request: pytest.FixtureRequest) -> Iterator[str]:
         yield wanted
     finally:
         _speedups.core = saved
+
+
+SLOW_FILES = ("test_bench_", "test_notebooks", "test_server_inspector", "test_server_features_inspector")
+"""Test files ``slow`` marks whole (file names start so), besides every file with ``fuzz`` in its name."""
+
+SLOW_TESTS = {"test_docs.py": ("test_site_builds_strictly",)}
+"""Single slow tests in files otherwise quick: the documentation site's build."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the benchmarks, notebooks, site build, Inspector and fuzz tests ``slow``, so that
+    ``python -m pytest -m "not slow"`` runs the rest quickly."""
+    for item in items:
+        name = item.path.name
+        slow = name.startswith(SLOW_FILES) or "fuzz" in name
+        if slow or getattr(item, "originalname", item.name) in SLOW_TESTS.get(name, ()):
+            item.add_marker(pytest.mark.slow)
