@@ -288,10 +288,8 @@ def _stat_values(results: list[Any], stat: str, values: pd.Series) -> pd.Series:
 def plot_histogram(
     column: Annotated[NumericColumn, Examples("body_mass_g")], bins: int = 20
 ) -> CallToolResult:
-    """A histogram of a numeric column of the penguins data as a PNG image, with a caption
-    (NAs removed).
-
-    The picture is drawn by mcplite itself (:mod:`mcplite.demo.picture`): no plotting library needed.
+    """A histogram of a numeric column of the penguins data as a PNG image (bars over a baseline,
+    no axis labels), with a caption giving the number of values, the bins and the range (NAs removed).
     """
     if not 1 <= bins <= 200:
         raise ToolError(f"bins must be between 1 and 200, not {bins}")
