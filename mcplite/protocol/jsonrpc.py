@@ -88,7 +88,11 @@ def _unreadable(text: str, why: str, parse_why: str) -> RpcError:
     its id and method can be read, else a parse error (which has no id to answer)."""
     members = top_level_members(text, ("id", "method"))
     request_id = members.get("id")
-    if isinstance(members.get("method"), str) and is_request_id(request_id):
+    if (
+        isinstance(members.get("method"), str)
+        and isinstance(request_id, (str, int))
+        and is_request_id(request_id)
+    ):
         return UnreadableRequest(INVALID_PARAMS, f"Invalid params: {why}", request_id)
     return RpcError(PARSE_ERROR, f"Parse error: {parse_why}")
 
