@@ -11,7 +11,7 @@ the R class every scalar field is kept in.
 >>> frame_value(read(Annotated[pd.DataFrame, Rows(Row)]), pd.DataFrame({"n": [1.0, 2.5]}), "counts")
 Traceback (most recent call last):
 ...
-mcplite.tools.frames.Misfit: counts[1].n is float (2.5), expected an integer
+mcplite.tools.frames.Misfit: counts[1].n is float (2.5), expected an integer (column 'n' of Row rows)
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ class Misfit(ValueError):
     def noting(self, note: str) -> Misfit:
         """The same misfit (of the same class) with ``note`` after what was expected.
 
-        >>> Misfit("[0].n", 2.5, "an integer").noting("(column 'n' of Row rows)")
-        Misfit('[0].n is float (2.5), expected an integer (column \'n\' of Row rows)')
+        >>> print(Misfit("[0].n", 2.5, "an integer").noting("(column 'n' of Row rows)"))
+        [0].n is float (2.5), expected an integer (column 'n' of Row rows)
         """
         return type(self)(self.path, self.value, f"{self.expected} {note}")
 

@@ -62,7 +62,16 @@ _NA: list[str | None] = [None, "null", "string"]
 
 
 def _shown(schema: Any) -> str:
-    return "`" + json.dumps(schema, separators=(",", ":")).replace("|", "\\|") + "`"
+    return "`" + json.dumps(_undescribed(schema), separators=(",", ":")).replace("|", "\\|") + "`"
+
+
+def _undescribed(schema: Any) -> Any:
+    """``schema`` without its ``description`` keys (a date-time's zone note, told once below the table)."""
+    if isinstance(schema, dict):
+        return {key: _undescribed(value) for key, value in schema.items() if key != "description"}
+    if isinstance(schema, list):
+        return [_undescribed(item) for item in schema]
+    return schema
 
 
 def mapping_table() -> str:

@@ -67,6 +67,31 @@ _VALUES: dict[str, dict[str, Any]] = {
 }
 _NOT_FINITE = ["NA", "NaN", "Inf", "-Inf"]
 
+ZONE_NOTES = {
+    False: (
+        "A date-time: the clock time in the value's own time zone (its tzone, else the server's "
+        "local zone; a naive pandas or Python date-time is UTC, a DuckDB one is in its session's "
+        "zone), with no offset"
+    ),
+    True: "A date-time: the clock time in UTC, with no offset",
+}
+"""What a date-time field's schema says of its zone, by ``utc`` (jsonlite's ``UTC``): the text
+carries no offset, so only the schema can say it."""
+
+
+def zone_note(options: JsonOptions) -> str:
+    """The description of a date-time field's zone under ``options``.
+
+    >>> zone_note(JsonOptions(utc=True))
+    'A date-time: the clock time in UTC, with no offset'
+    """
+    return ZONE_NOTES[bool(options.utc)]
+
+
+def _noted(schema: dict[str, Any], r_class: str, options: JsonOptions) -> dict[str, Any]:
+    """``schema`` with the zone note when ``r_class`` is a date-time."""
+    return {**schema, "description": zone_note(options)} if r_class == "POSIXct" else schema
+
 
 class NoOutputSchema(TypeError):
     """A return annotation (or a part of it) has no output schema."""
@@ -191,15 +216,18 @@ def cell_schema(shape: Shape, options: JsonOptions) -> tuple[dict[str, Any], boo
         raise NoOutputSchema(f"a frame's column holds scalars, not {type_name(arms[0].annotation)}")
     schema = value_schema(r_class, levels)
     if options.na is None:
-        return schema, False
-    return with_forms(schema, na_forms(r_class, options.na)), True
+        return _noted(schema, r_class, options), False
+    return _noted(with_forms(schema, na_forms(r_class, options.na)), r_class, options), True
 
 
 def schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...] = ()) -> dict[str, Any]:
     """The output schema of one shape under ``options`` (``within``: the records around it), with the
     description an ``Annotated`` str gives it."""
     schema = _schema_of(shape, options, within)
-    return schema if shape.note is None else {**schema, "description": shape.note}
+    if shape.note is None:
+        return schema
+    zone = schema.get("description")  # a date-time's zone: kept after the field's own description
+    return {**schema, "description": shape.note if zone is None else f"{shape.note}. {zone}"}
 
 
 def _schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...]) -> dict[str, Any]:
@@ -214,7 +242,7 @@ def _schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...]) -> d
         return null_schema(options)
     if kind in ("scalar", "vector"):
         r_class, _ = r_class_of(shape)
-        item = with_forms(value_schema(r_class), na_forms(r_class, options.na))
+        item = _noted(with_forms(value_schema(r_class), na_forms(r_class, options.na)), r_class, options)
         return {"type": "array", "items": item} if kind == "vector" else item
     if kind in ("literal", "enum"):
         r_class_of(shape)  # refuses values of mixed types
