@@ -52,6 +52,19 @@ def test_a_misfit_is_logged_with_the_tools_name_and_the_row_class(caplog: pytest
     assert "Tool tallies" in logged[0].getMessage()
 
 
+def test_a_misfit_in_a_frame_past_the_result_budget_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    # past the budget the head is cut by trying several row counts: each try meets the misfit
+    rows = 20_000
+    units = pd.Series(range(rows), dtype="float64")
+    units[10] = 2.5
+    server = tally_server(pd.DataFrame({"region": ["somewhere"] * rows, "units": units}))
+    with caplog.at_level(logging.WARNING, logger="mcplite"):
+        result = Client(server, protocol_version=MODERN).call_tool("tallies", {})
+    assert result.is_error and "[10].units is float (2.5)" in result.content[0].text  # type: ignore[union-attr]
+    logged = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert logged == [result.content[0].text]  # type: ignore[union-attr]
+
+
 def test_nan_in_an_int_column_suggests_pandas_nullable_int64() -> None:
     # what pandas makes of an int column with a missing value: float64 with NaN
     frame = pd.DataFrame({"region": ["north", "south"], "units": [3, None]})

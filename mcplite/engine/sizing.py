@@ -159,13 +159,19 @@ def cut_line(request: Request, tool: RegisteredTool, value: Any, total: int, siz
     store = request.engine.results.store
     key = store.put(StoredResult(value, owner_of(request), tool.name, total, size))
 
+    errors: dict[int, str] = {}  # heads that are error results (a misfit), logged once below
+
     def line_for(n: int) -> bytes:
         head = tool.to_result(rows_between(value, 0, n), request.options)
         if head.is_error:
+            errors[n] = "\n".join(getattr(block, "text", "") for block in head.content)
             return line_of(request, head)
         return line_of(request, with_rest(head, key, n, total, size, tool.name))
 
-    n, line = largest_fit(line_for, total - 1, budget)
+    with misfits_unlogged():
+        n, line = largest_fit(line_for, total - 1, budget)
+    if n in errors:
+        log.warning("%s", errors[n])
     log.info(
         "tool %s: result of %d rows (about %d bytes) cut to %d rows for a budget of %d",
         tool.name,
