@@ -143,6 +143,22 @@ def test_a_lazy_frame_returned_is_told_to_call_collect() -> None:
     assert "call `.collect()`" in result.content[0].text  # type: ignore[union-attr]
 
 
+def test_a_lazy_frame_returned_by_an_untyped_tool_is_told_to_call_collect() -> None:
+    pl = pytest.importorskip("polars")
+    server = mcplite.McpServer("lazy")
+
+    @server.tool
+    def sales() -> object:
+        """The sales rows, lazily (a mistake)."""
+        return pl.from_arrow(sales_arrow()).lazy()
+
+    result = Client(server).call_tool("sales", {})
+    assert result.is_error
+    assert "call `.collect()`" in result.content[0].text  # type: ignore[union-attr]
+    with pytest.raises(rv.RValueError, match=r"is a query, not data: call `\.collect\(\)`"):
+        rv.as_r(pl.DataFrame({"n": [1]}).lazy())
+
+
 def test_a_lazy_frame_declared_is_refused_naming_collect() -> None:
     pl = pytest.importorskip("polars")
     server = mcplite.McpServer("lazy")

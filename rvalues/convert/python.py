@@ -111,6 +111,8 @@ def _as_r(obj: Any, depth: int) -> RValue:
     if is_arrow(obj):  # after pandas: pandas objects speak Arrow too, but keep their index
         return from_arrow(obj)
     kind = clip(f"{type(obj).__module__}.{type(obj).__qualname__}")
+    if type(obj).__qualname__ == "LazyFrame" and type(obj).__module__.startswith("polars"):
+        raise RValueError(f"as_r: {kind} is a query, not data: call `.collect()` on it for its rows")
     raise RValueError(
         f"as_r: cannot convert {kind} ({shorten(obj)}) "
         "to an R value; "
