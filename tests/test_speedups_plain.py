@@ -50,7 +50,7 @@ def compiled_text(value: Any) -> str | None:
     """What the compiled writer alone writes under the default payload options (None: declined)."""
     options = options_in_force()
     digits = (options.precision, options.use_signif, options.always_decimal)
-    return writer.plain_json(value, True, "null", digits, "string", False, MAX_DEPTH, True)
+    return writer.plain_json(value, (True, "null", digits, "string", False, MAX_DEPTH, True))
 
 
 def both(value: Any) -> tuple[str, str]:
@@ -112,7 +112,7 @@ def test_the_compiled_writer_declines_what_the_pure_path_does_more_with(name: st
     options = options_in_force()
     digits = (options.precision, options.use_signif, options.always_decimal)
     depth = 3 if name == "too deep" else MAX_DEPTH
-    assert writer.plain_json(value, True, "null", digits, "string", False, depth, True) is None
+    assert writer.plain_json(value, (True, "null", digits, "string", False, depth, True)) is None
 
 
 def test_declined_values_keep_the_pure_paths_warnings_and_errors() -> None:
@@ -181,20 +181,21 @@ CHILD = textwrap.dedent(
              for i in range(40)]
     args = (True, "null", 1, 4, False, False, ('"NA"', '"NaN"', '"Inf"', '"-Inf"'), 100,
             (np.float64,), (np.int64,), (np.bool_,), (np.str_,))
-    expected = core.plain_json(value, *args)
-    assert expected is not None
-    failures = 0
-    for start in range(int(sys.argv[1])):
-        _testcapi.set_nomemory(start, 0)
-        try:
-            got = core.plain_json(value, *args)
-        except MemoryError:
-            failures += 1
-            continue
-        finally:
-            _testcapi.remove_mem_hooks()
-        assert got == expected, start
-    assert failures
+    for escape in (False, True):
+        expected = core.plain_json(value, *args, escape)
+        assert expected is not None
+        failures = 0
+        for start in range(int(sys.argv[1])):
+            _testcapi.set_nomemory(start, 0)
+            try:
+                got = core.plain_json(value, *args, escape)
+            except MemoryError:
+                failures += 1
+                continue
+            finally:
+                _testcapi.remove_mem_hooks()
+            assert got == expected, (escape, start)
+        assert failures
     print("ok")
     """
 )

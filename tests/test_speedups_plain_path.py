@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -20,8 +21,11 @@ from mcplite.payload.results import served_result
 from mcplite.payload.returned import encode_value_json
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol import checks
+from mcplite.protocol.jsonrpc import object_pieces
+from mcplite.protocol.projection import result_parts
+from mcplite.protocol.spliced import SplicedText
 from mcplite.protocol.types import TextContent
-from rvalues.json import plain
+from rvalues.json import backend, plain
 
 VALUE = [{"id": 1, "score": 0.5, "tags": ["a", None, "é☃"]}, {"id": 2, "score": 1.25, "tags": []}]
 
@@ -72,3 +76,21 @@ def test_a_lone_surrogate_is_still_refused_by_name(name: str, value: Any) -> Non
 
 def _structured(value: Any) -> Any:
     return mcplite.tool_result(structured_content=value)
+
+
+RECORDS = [{"id": i, "s": f'say "hi" é☃ </{i}\n', "x": i / 3, "ok": None} for i in range(40)]
+
+
+def test_a_served_plain_return_is_written_escaped_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's line takes the compiled writer's escaped bytes as they are: json.dumps' escape
+    of the very text as_tool_result gives, with no second escaping pass."""
+    block = served_result(RECORDS, options_in_force()).content[0]
+    text = mcplite.as_tool_result(RECORDS).content[0].text
+    if backend() != "c":
+        assert not isinstance(block, SplicedText) and block.text == text
+        return
+    assert isinstance(block, SplicedText) and block.spliceable is not None
+    assert block.spliceable == json.dumps(text, ensure_ascii=False)[1:-1].encode("utf-8")
+    assert block.text == text
+    wire, _ = result_parts(served_result(RECORDS, options_in_force()), "2025-11-25")
+    assert json.loads(b"".join(object_pieces(wire)))["content"][0]["text"] == text

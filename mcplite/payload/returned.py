@@ -32,7 +32,7 @@ from mcplite.protocol.types import EncodedJson, TextContent
 from rvalues import MAX_DEPTH, NULL, Character, List, RValue, RValueError, as_r
 from rvalues.convert import has_converter
 from rvalues.json import JsonOptions, backend
-from rvalues.json.plain import can_encode_plain, encode_plain
+from rvalues.json.plain import can_encode_plain, encode_plain, encode_plain_escaped
 from rvalues.model.classes import r_class
 from rvalues.model.frames import row_count
 from rvalues.model.strings import clip, shorten
@@ -176,9 +176,9 @@ def _r_text(x: RValue, options: JsonOptions) -> str:
 
 def ordinary_block(value: Any, options: JsonOptions, *, splice: bool = True) -> TextContent:
     """The text block of an ordinary return value (:func:`ordinary_text`); with ``splice``, a data
-    frame of more than a few rows has its text written escaped already, as a server's line carries
-    it, by the compiled writer (a :class:`~mcplite.protocol.spliced.SplicedText`: read back only if
-    asked).
+    frame of more than a few rows, or a plain list or dict of more than a few elements, has its
+    text written escaped already, as a server's line carries it, by the compiled writer (a
+    :class:`~mcplite.protocol.spliced.SplicedText`: read back only if asked).
 
     >>> from mcplite.payload.rjson import options_in_force
     >>> ordinary_block([1, 2], options_in_force())
@@ -186,9 +186,8 @@ def ordinary_block(value: Any, options: JsonOptions, *, splice: bool = True) -> 
     """
     if isinstance(value, str):
         return TextContent(check_utf8(value, "return value"))
-    text = _plain_json(value, "return value", options)
-    if text is not None:
-        return written_block(text)
+    if can_encode_plain(value, options):
+        return _plain_block(value, options, splice)
     x = to_r(value, "return value")
     if not splice or backend() != "c":
         return TextContent(_r_text(x, options))
@@ -196,6 +195,20 @@ def ordinary_block(value: Any, options: JsonOptions, *, splice: bool = True) -> 
     if escaped is not None:
         return SplicedText.from_escaped(escaped)
     return TextContent(_r_text(x, options))
+
+
+def _plain_block(value: Any, options: JsonOptions, splice: bool) -> TextContent:
+    """The block of a plain return (a non-empty dict, list or tuple); with ``splice``, one of more
+    than a few elements is written escaped already by the compiled writer, in the same pass (a
+    :class:`~mcplite.protocol.spliced.SplicedText`), where it takes the value."""
+    if splice and len(value) > SPLICED_ABOVE_ROWS:
+        escaped = encode_plain_escaped(value, options)
+        if escaped is not None:
+            return SplicedText.from_escaped(escaped)
+    try:
+        return written_block(encode_plain(value, options, _leaf, "return value"))
+    except RValueError as err:
+        raise unrepresentable("return value", err) from None
 
 
 def written_block(text: str) -> TextContent:
@@ -229,8 +242,8 @@ def escaped_frame_json(x: RValue, where: str, options: JsonOptions) -> bytes | N
 
 
 SPLICED_ABOVE_ROWS = 16
-"""Frames of more rows have their text spliced into the line; a few rows' text costs less to escape
-again than a spliced block costs to make."""
+"""Frames of more rows, and plain lists and dicts of more elements, have their text spliced into
+the line; a few rows' text costs less to escape again than a spliced block costs to make."""
 
 
 def _rows(x: RValue) -> int:

@@ -138,10 +138,11 @@ static PyMethodDef methods[] = {
      "the bool `mask` is true); None when an unmasked value is outside R's integer range."},
     {"plain_json", sp_plain_json, METH_VARARGS,
      "plain_json(value, auto_unbox, null, mode, precision, always_decimal, no_dots, (na, nan, inf, ninf),\n"
-     "max_depth, float_types, int_types, bool_types, str_types) -> str | None\n"
+     "max_depth, float_types, int_types, bool_types, str_types, escape=False) -> str | bytes | None\n"
      "The JSON of the R list a dict, list or tuple of plain values stands for (rvalues.json.plain), in one\n"
      "pass; None when an element needs the pure path (another type, an int beyond R's range, a NUL, ...).\n"
-     "The *_types tuples name the numpy scalar types taken as doubles, integers, logicals and strings."},
+     "The *_types tuples name the numpy scalar types taken as doubles, integers, logicals and strings.\n"
+     "escape: the text's UTF-8 bytes escaped as a JSON string's inside (json.dumps, ensure_ascii=False)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -187,9 +187,8 @@ static void forget_keys(Writer *w)
 
 /* The text so far from Latin-1 to UTF-8, in place (the remembered keys' tokens go: they were
  * Latin-1). */
-static int switch_to_utf8(Writer *w)
+static int latin1_to_utf8(Buffer *b)
 {
-    Buffer *b = &w->out;
     Py_ssize_t wide = 0;
     for (Py_ssize_t i = 0; i < b->len; i++)
         wide += (unsigned char)b->data[i] >= 0x80;
@@ -208,8 +207,39 @@ static int switch_to_utf8(Writer *w)
     }
     b->len += wide;
     b->utf8 = 1;
+    return 0;
+}
+
+static int switch_to_utf8(Writer *w)
+{
+    if (latin1_to_utf8(&w->out) < 0)
+        return -1;
     forget_keys(w);
     return 0;
+}
+
+/* The text as the UTF-8 bytes of a JSON string's inside, as json.dumps(text, ensure_ascii=False)
+ * writes it: the text holds no control character (its strings are escaped), so only '"' and '\\'
+ * take a backslash. */
+static PyObject *writer_escaped(Writer *w)
+{
+    Buffer *b = &w->out;
+    if (!b->utf8 && latin1_to_utf8(b) < 0)
+        return NULL;
+    Py_ssize_t extra = 0;
+    for (Py_ssize_t i = 0; i < b->len; i++)
+        extra += (b->data[i] == '"') | (b->data[i] == '\\');
+    PyObject *out = PyBytes_FromStringAndSize(NULL, b->len + extra);
+    if (out == NULL)
+        return NULL;
+    char *at = PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < b->len; i++) {
+        char c = b->data[i];
+        if (c == '"' || c == '\\')
+            *at++ = '\\';
+        *at++ = c;
+    }
+    return out;
 }
 
 /* A str's token into the text, which turns UTF-8 first if the str holds a character beyond Latin-1. */
@@ -506,12 +536,13 @@ static PyObject *writer_text(Writer *w)
 PyObject *sp_plain_json(PyObject *self, PyObject *args)
 {
     PyObject *value, *null_obj, *tokens[4];
+    int escape = 0;
     Writer w;
     memset(&w, 0, sizeof w);
-    if (!PyArg_ParseTuple(args, "OpUiipp(OOOO)iO!O!O!O!", &value, &w.auto_unbox, &null_obj, &w.mode,
+    if (!PyArg_ParseTuple(args, "OpUiipp(OOOO)iO!O!O!O!|p", &value, &w.auto_unbox, &null_obj, &w.mode,
                           &w.precision, &w.always_decimal, &w.no_dots, &tokens[0], &tokens[1], &tokens[2],
                           &tokens[3], &w.max_depth, &PyTuple_Type, &w.floats, &PyTuple_Type, &w.ints,
-                          &PyTuple_Type, &w.bools, &PyTuple_Type, &w.strs))
+                          &PyTuple_Type, &w.bools, &PyTuple_Type, &w.strs, &escape))
         return NULL;
     if (check_number_mode(w.mode, w.precision, "plain_json") < 0)
         return NULL;
@@ -526,7 +557,7 @@ PyObject *sp_plain_json(PyObject *self, PyObject *args)
     Py_DECREF(value);
     PyObject *text = NULL;
     if (done == WRITTEN)
-        text = writer_text(&w);
+        text = escape ? writer_escaped(&w) : writer_text(&w);
     writer_close(&w);
     if (done == DECLINED)
         Py_RETURN_NONE;

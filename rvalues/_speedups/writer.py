@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -288,37 +289,49 @@ _NUMPY_SCALARS: tuple[tuple[type, ...], ...] = (
 ``rvalues.as_r`` converts them)."""
 
 
-def plain_json(
-    value: object,
-    auto_unbox: bool,
-    null: str,
-    digits: tuple[int | None, bool, bool],
-    na: str,
-    no_dots: bool,
-    max_depth: int,
-    numpy_scalars: bool,
-) -> str | None:
+PlainOptions = tuple[bool, str, tuple[int | None, bool, bool], str, bool, int, bool]
+"""``plain_json``'s options: (auto_unbox, null, digits, na, no_dots, max_depth, numpy_scalars)."""
+
+
+def plain_json(value: object, options: PlainOptions) -> str | None:
     """The JSON of the R list the dict, list or tuple ``value`` stands for (``rvalues.json.plain``),
     written in one compiled pass; None when not compiled or when an element needs the pure path.
 
-    ``digits`` is (precision, use_signif, always_decimal); ``na`` the doubles' NA rule ("string",
-    "null"; "NA" declines at a non-finite double); ``numpy_scalars``: take numpy's scalars too.
+    ``options``: ``auto_unbox``; the ``null`` token; ``digits``, (precision, use_signif,
+    always_decimal); ``na``, the doubles' NA rule ("string", "null"; "NA" declines at a non-finite
+    double); ``no_dots``; ``max_depth``; ``numpy_scalars``: take numpy's scalars too.
 
-    >>> text = plain_json([1, 2.5, None], True, "null", (4, False, False), "string", False, 100, True)
+    >>> text = plain_json([1, 2.5, None], (True, "null", (4, False, False), "string", False, 100, True))
     >>> text in (None, "[1,2.5,null]")
     True
     """
+    text: str | None = _plain(value, options, False)
+    return text
+
+
+def plain_json_escaped(value: object, options: PlainOptions) -> bytes | None:
+    """:func:`plain_json`'s text as the UTF-8 bytes of a JSON string's inside (as
+    ``json.dumps(text, ensure_ascii=False)`` writes it), for splicing into a line; or None.
+
+    >>> out = plain_json_escaped({"a": "x"}, (True, "null", (4, False, False), "string", False, 100, True))
+    >>> out in (None, b'{\\\\"a\\\\":\\\\"x\\\\"}')
+    True
+    """
+    escaped: bytes | None = _plain(value, options, True)
+    return escaped
+
+
+def _plain(value: object, options: PlainOptions, escape: bool) -> Any:
     core = _speedups.core
-    precision, use_signif, always_decimal = digits
+    auto_unbox, null, (precision, use_signif, always_decimal), na, no_dots, max_depth, numpy = options
     mode = _number_mode(precision, use_signif)
     if core is None or mode is None:
         return None
-    scalars = _NUMPY_SCALARS if numpy_scalars else ((), (), (), ())
+    scalars = _NUMPY_SCALARS if numpy else ((), (), (), ())
     non_finite = _non_finite_tokens(na, "")
-    text: str | None = core.plain_json(
-        value, auto_unbox, null, *mode, always_decimal, no_dots, non_finite, max_depth, *scalars
+    return core.plain_json(
+        value, auto_unbox, null, *mode, always_decimal, no_dots, non_finite, max_depth, *scalars, escape
     )
-    return text
 
 
 def object_kinds(

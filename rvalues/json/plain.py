@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues._speedups.writer import plain_json
+from rvalues._speedups.writer import PlainOptions, plain_json, plain_json_escaped
 from rvalues.convert.registry import converters_registered
 from rvalues.json.context import Ctx
 from rvalues.json.dispatch import encode, top
@@ -62,8 +62,27 @@ def encode_plain(value: Any, options: JsonOptions, leaf: Leaf, where: str = "val
     if options.pretty is not False:
         raise ValueError(f"encode_plain writes compact JSON only, not pretty={options.pretty!r}")
     ctx = top(options)
-    text = plain_json(
-        value,
+    text = plain_json(value, _compiled_options(ctx))
+    if text is not None:
+        return text
+    return _tokens([value], ctx, leaf, lambda i: where, 0)[0]
+
+
+def encode_plain_escaped(value: Any, options: JsonOptions) -> bytes | None:
+    """:func:`encode_plain`'s text as the UTF-8 bytes of a JSON string's inside (for splicing into
+    a JSON line), written by the compiled writer in the same pass; None where it does not run or
+    declines the value (the caller then writes the text and escapes it itself).
+
+    >>> encode_plain_escaped(["a"], JsonOptions(auto_unbox=True)) in (None, b'[\\\\"a\\\\"]')
+    True
+    """
+    if options.pretty is not False:
+        return None
+    return plain_json_escaped(value, _compiled_options(top(options)))
+
+
+def _compiled_options(ctx: Ctx) -> PlainOptions:
+    return (
         ctx.auto_unbox,
         encode_null(ctx),
         (ctx.precision, ctx.use_signif, ctx.always_decimal),
@@ -73,9 +92,6 @@ def encode_plain(value: Any, options: JsonOptions, leaf: Leaf, where: str = "val
         # numpy scalars go through as_r, where a registered converter may take them
         not converters_registered(),
     )
-    if text is not None:
-        return text
-    return _tokens([value], ctx, leaf, lambda i: where, 0)[0]
 
 
 def _tokens(values: Sequence[Any], ctx: Ctx, leaf: Leaf, where: Where, depth: int) -> list[str]:
