@@ -136,3 +136,17 @@ def test_an_async_caller_must_await_before_reading() -> None:
         assert isinstance(pending.ask, Ask)
 
     asyncio.run(main())
+
+
+def test_sampling_with_tools_needs_a_version_that_has_them() -> None:
+    result = {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"}
+    tool = {"name": "lookup", "inputSchema": {"type": "object"}}
+    for version in ("2025-06-18", "2025-11-25"):
+        context = mcplite.Context(
+            request_id=1, protocol_version=version, notify=lambda *a: None, asker=Answered(result)
+        )
+        if version == "2025-06-18":
+            with pytest.raises(mcplite.AskError, match="need protocol 2025-11-25 or later"):
+                context.sample("hi", max_tokens=5, tools=[tool])
+        else:
+            assert context.sample("hi", max_tokens=5, tools=[tool]).text == "ok"

@@ -210,6 +210,11 @@ class Context:
         """Ask the client's model for a message (``sampling/createMessage``; deprecated at
         2026-07-28, still served where the client declares ``sampling``). A str is a user message
         of text. ``tools`` (2025-11-25 on) needs the client's ``sampling.tools``."""
+        if tools is not None and not since(self._protocol_version, "2025-11-25"):
+            raise AskError(
+                f"sample: tools in a sampling request need protocol 2025-11-25 or later; this request "
+                f"is served under {self._protocol_version}"
+            )
         ask = sample_ask(
             messages, max_tokens=max_tokens, system_prompt=system_prompt, model_preferences=model_preferences,
             temperature=temperature, stop_sequences=stop_sequences, tools=tools, key=key,
