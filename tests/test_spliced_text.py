@@ -135,7 +135,7 @@ SERVER = textwrap.dedent(
     from test_spliced_text import frame
     from mcplite import McpServer
 
-    server = McpServer("spliced")
+    server = McpServer("spliced", result_budget=None)  # the whole 1,000-row frame, spliced
 
     @server.tool
     def big() -> object:
