@@ -121,16 +121,17 @@ def test_rounds_continue_on_the_other_worker_and_each_round_reruns_the_tool(work
     assert asking.RUNS["two_rounds"] - runs == 3  # the handler re-ran in full, once per round
 
 
-def test_several_asks_go_out_in_one_round(workers: tuple[str, str]) -> None:
+@pytest.mark.parametrize("tool", ["all_at_once", "all_at_once_sync"])
+def test_several_asks_go_out_in_one_round(workers: tuple[str, str], tool: str) -> None:
     first, second = workers
-    runs = asking.RUNS["all_at_once"]
-    round1 = types.InputRequiredResult.model_validate(call(first, "all_at_once"))
+    runs = asking.RUNS[tool]
+    round1 = types.InputRequiredResult.model_validate(call(first, tool))
     methods = sorted(request.method for request in round1.input_requests.values())
     assert methods == ["elicitation/create", "roots/list", "sampling/createMessage"]
     responses = {key: answer_for(request, {"name": "Bo"}) for key, request in round1.input_requests.items()}
-    done = call(second, "all_at_once", inputResponses=responses, requestState=round1.request_state)
+    done = call(second, tool, inputResponses=responses, requestState=round1.request_state)
     assert types.CallToolResult.model_validate(done).content[0].text == "Hi Bo (1 roots)"
-    assert asking.RUNS["all_at_once"] - runs == 2
+    assert asking.RUNS[tool] - runs == 2
 
 
 def test_a_sync_tool_and_a_tool_catching_exception_ask_in_rounds_too(workers: tuple[str, str]) -> None:

@@ -100,12 +100,16 @@ class Answered:
         return [self.raw]
 
 
+def answering(raw: dict[str, Any], version: str = "2025-11-25") -> mcplite.Context:
+    """A context of ``version`` whose client answers ``raw`` to every ask."""
+    return mcplite.Context(
+        request_id=1, protocol_version=version, notify=lambda *a: None, asker=Answered(raw)
+    )
+
+
 def answer(raw: dict[str, Any]) -> ElicitAnswer[Everything]:
     result = spec.ElicitResult.model_validate(raw).model_dump(mode="json", by_alias=True, exclude_none=True)
-    context = mcplite.Context(
-        request_id=1, protocol_version="2025-11-25", notify=lambda *a: None, asker=Answered(result)
-    )
-    return context.elicit("m", Everything)
+    return answering(result).elicit("m", Everything)
 
 
 def test_the_answer_is_structured_into_the_record() -> None:
@@ -125,10 +129,7 @@ def test_an_answer_that_does_not_fit_is_an_ask_error_naming_the_record() -> None
 
 def test_an_async_caller_must_await_before_reading() -> None:
     async def main() -> None:
-        raw = {"action": "accept", "content": {"ok": True}}
-        context = mcplite.Context(
-            request_id=1, protocol_version="2025-11-25", notify=lambda *a: None, asker=Answered(raw)
-        )
+        context = answering({"action": "accept", "content": {"ok": True}})
         pending = context.elicit("m", {"type": "object", "properties": {"ok": {"type": "boolean"}}})
         with pytest.raises(RuntimeError, match="await it"):
             pending.action  # noqa: B018
@@ -142,11 +143,21 @@ def test_sampling_with_tools_needs_a_version_that_has_them() -> None:
     result = {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"}
     tool = {"name": "lookup", "inputSchema": {"type": "object"}}
     for version in ("2025-06-18", "2025-11-25"):
-        context = mcplite.Context(
-            request_id=1, protocol_version=version, notify=lambda *a: None, asker=Answered(result)
-        )
+        context = answering(result, version)
         if version == "2025-06-18":
             with pytest.raises(mcplite.AskError, match="need protocol 2025-11-25 or later"):
                 context.sample("hi", max_tokens=5, tools=[tool])
         else:
             assert context.sample("hi", max_tokens=5, tools=[tool]).text == "ok"
+
+
+def test_together_is_for_sync_code_and_does_not_nest() -> None:
+    context = answering({"action": "accept", "content": {}})
+    with context.together(), pytest.raises(RuntimeError, match="do not nest"), context.together():
+        pass
+
+    async def main() -> None:
+        with pytest.raises(RuntimeError, match=r"await ctx\.ask_all"), context.together():
+            pass
+
+    asyncio.run(main())

@@ -103,7 +103,8 @@ def test_every_kind_of_ask_reaches_the_client_and_its_answer_the_tool(mode: str,
             assert text(await client.call_tool("greet", {})) == "Hello, Ann!"
             assert text(await client.call_tool("summarize", {"topic": "bills"})) == "test-model: Bills vary."
             assert text(await client.call_tool("roots", {})) == '["file:///data"]'
-            assert text(await client.call_tool("all_at_once", {})) == "Bills vary. Ann (1 roots)"
+            for tool in ("all_at_once", "all_at_once_sync"):
+                assert text(await client.call_tool(tool, {})) == "Bills vary. Ann (1 roots)"
             assert text(await client.call_tool("two_rounds", {})) == "Ann likes blue"
             assert text(await client.call_tool("swallowing", {})) == "got Ann"
             prompt = await client.get_prompt("briefing", {})

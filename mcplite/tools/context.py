@@ -17,10 +17,11 @@ worker thread) and async tools alike:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, TypeVarTuple, overload
 
 from mcplite.protocol.checks import check_plain_json
@@ -81,6 +82,7 @@ class Context:
         self._read_resource = read_resource
         self._asker = asker
         self._client_capabilities = client_capabilities or {}
+        self._deferred: list[Answer] | None = None
         self._close_stream = STREAM_CLOSER.get()
 
     @property
@@ -228,8 +230,8 @@ class Context:
     def ask_all(self, *answers: *Ts) -> Answers[*Ts]:
         """Several asks at once: ``a, b = await ctx.ask_all(ctx.elicit(...), ctx.sample(...))`` in
         async code (build them on the loop: they are sent together); in sync code each ask has been
-        answered already, one after the other. At 2026-07-28 the asks of one ``ask_all`` go out in
-        one ``input_required`` round."""
+        answered already, one after the other (use ``with ctx.together():``). At 2026-07-28 the
+        asks of one ``ask_all`` go out in one ``input_required`` round."""
         for answer in answers:
             if not isinstance(answer, Answer):
                 raise TypeError(
@@ -244,9 +246,39 @@ class Context:
             raise AskError("this context has no client to ask (it was made outside a request)")
         return self._asker
 
-    def _asked(self, answer: A) -> A:
-        """``answer`` resolved now when called from a worker thread; left to be awaited on the loop."""
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """Sync code's ``ask_all``: the asks made in the block are sent together as it ends (one
+        ``input_required`` round at 2026-07-28), and their answers are read after it.
+
+        >>> def fit(ctx):
+        ...     with ctx.together():
+        ...         column = ctx.elicit("Which column?", {"type": "object", "properties": {}})
+        ...         roots = ctx.list_roots()
+        ...     return column.content, roots.uris
+        """
         if _on_event_loop():
+            raise RuntimeError("ctx.together() is for sync code: in async code, await ctx.ask_all(...)")
+        if self._deferred is not None:
+            raise RuntimeError("ctx.together() blocks do not nest")
+        deferred: list[Answer] = []
+        self._deferred = deferred
+        try:
+            yield
+        finally:
+            self._deferred = None
+        if deferred:
+            raws = self._need_asker().ask_blocking([answer.ask for answer in deferred])
+            for answer, raw in zip(deferred, raws):
+                answer._resolve(raw)
+
+    def _asked(self, answer: A) -> A:
+        """``answer`` resolved now when called from a worker thread; left to be awaited on the loop
+        (or until a ``together()`` block ends)."""
+        if _on_event_loop():
+            return answer
+        if self._deferred is not None:
+            self._deferred.append(answer)
             return answer
         [raw] = self._need_asker().ask_blocking([answer.ask])
         answer._resolve(raw)

@@ -46,7 +46,7 @@ def make_server(state_key: str | None = None, ask_timeout: float = 300.0) -> mcp
         if answer.action != "accept":
             return f"not fitted: {answer.action}"
         fit = answer.content
-        return f"fit {fit.column} rows={fit.rows} proceed={fit.proceed} colour={fit.colour.name} extras={fit.extras}"
+        return f"fit {fit.column} rows={fit.rows} colour={fit.colour.name} extras={fit.extras}"
 
     @server.tool
     def fit_sync(ctx: mcplite.Context) -> str:
@@ -88,6 +88,16 @@ def make_server(state_key: str | None = None, ask_timeout: float = 300.0) -> mcp
         return f"{greeting.text} {name.content['name']} ({len(found.roots)} roots)"
 
     @server.tool
+    def all_at_once_sync(ctx: mcplite.Context) -> str:
+        """Three asks in one round, from sync code."""
+        RUNS["all_at_once_sync"] += 1
+        with ctx.together():
+            name = ctx.elicit("What is your name?", NAME_SCHEMA)
+            greeting = ctx.sample("Generate a greeting", max_tokens=20)
+            found = ctx.list_roots()
+        return f"{greeting.text} {name.content['name']} ({len(found.roots)} roots)"
+
+    @server.tool
     async def two_rounds(ctx: mcplite.Context) -> str:
         """Two asks one after the other: two rounds at 2026-07-28."""
         RUNS["two_rounds"] += 1
@@ -103,7 +113,7 @@ def make_server(state_key: str | None = None, ask_timeout: float = 300.0) -> mcp
         """A tool whose except Exception must not swallow the round."""
         try:
             answer = await ctx.elicit("Name?", NAME_SCHEMA)
-        except Exception as err:  # noqa: BLE001 (the point of the fixture)
+        except Exception as err:  # the point of the fixture
             return f"swallowed {type(err).__name__}"
         return f"got {answer.content['name']}"
 
