@@ -1,13 +1,17 @@
 """Large results end to end (issue 35): the official SDK client (legacy 2025-11-25 and 2026-07-28)
-over loopback HTTP calls a tool returning a 200,000-row frame: the answer comes within seconds and
-under the budget, its head is ``as_tool_result`` of the same rows, its link reads the next rows
-exactly, and another client (another legacy session, another bearer token) cannot read it."""
+over loopback HTTP, and over stdio, calls a tool returning a 200,000-row frame: the answer comes
+within seconds and under the budget, its head is ``as_tool_result`` of the same rows, its link
+reads the next rows exactly, and another client (another legacy session, another bearer token)
+cannot read it."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -15,6 +19,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from mcp import Client as SdkClient
+from mcp import StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 import mcplite
@@ -122,3 +128,30 @@ def check_tokens(url: str) -> None:
     assert mine["result"]["contents"][0]["text"].startswith('[{"id":')
     theirs = modern_post(url, "bob", "resources/read", {"uri": uri}, uri)
     assert theirs["error"]["code"] == -32602 and "no stored result" in theirs["error"]["message"]
+
+
+STDIO_SERVER = """
+import sys
+sys.path.insert(0, {root!r})
+from tests.test_large_results_sdk import big_server
+
+big_server().run()
+"""
+
+
+async def test_the_sdk_client_over_stdio_gets_the_head_at_once(tmp_path: Path) -> None:
+    """The issue's stdio case: the official client timed out after 300 s on the whole table."""
+    script = tmp_path / "server.py"
+    script.write_text(STDIO_SERVER.format(root=str(Path(__file__).resolve().parent.parent)))
+    params = StdioServerParameters(command=sys.executable, args=[str(script)], env=dict(os.environ))
+    async with SdkClient(stdio_client(params), read_timeout_seconds=TIMEOUT) as client:  # type: ignore[arg-type]
+        started = time.perf_counter()
+        with anyio.fail_after(TIMEOUT):
+            result = await client.call_tool("sales", {})
+        elapsed = time.perf_counter() - started
+        found = (result.meta or {})[TRUNCATED_KEY]
+        n = found["shown"]
+        assert result.content[0].text == exact(slice(0, n)) and elapsed < 5  # type: ignore[union-attr]
+        page = await client.read_resource(found["next"])
+        then = (page.meta or {})[TRUNCATED_KEY]
+        assert page.contents[0].text == exact(slice(n, then["to"]))  # type: ignore[union-attr]
