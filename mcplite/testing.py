@@ -58,6 +58,7 @@ from mcplite.protocol.versions import (
     SERVER_INFO_KEY,
     is_modern,
 )
+from mcplite.protocol.wire_objects import WireObject
 from mcplite.server import McpServer
 from mcplite.tools.output_check import can_validate, output_misfit
 
@@ -67,39 +68,6 @@ DEFAULT_CLIENT_INFO: dict[str, str] = {"name": "mcplite-testing", "version": "1.
 
 
 # -- the client ----------------------------------------------------------------------------------------
-
-
-class WireObject(dict[str, Any]):
-    """An object of the protocol as the client received it (a resource, a template, a prompt, a
-    ``prompts/get`` result): its fields as attributes in snake case (``uri_template``,
-    ``mime_type``, ``meta`` for ``_meta``), nested objects likewise; still the wire dict it was sent
-    as (``item["uriTemplate"]``, ``==`` a dict, JSON Schema validation).
-
-    >>> prompt = WireObject.of({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}]})
-    >>> prompt.messages[0].content.text, prompt["messages"][0]["role"]
-    ('Hi', 'user')
-    """
-
-    @classmethod
-    def of(cls, data: Any) -> Any:
-        """``data`` with every JSON object in it a :class:`WireObject`."""
-        if isinstance(data, dict):
-            return cls((key, cls.of(value)) for key, value in data.items())
-        if isinstance(data, list):
-            return [cls.of(item) for item in data]
-        return data
-
-    def __getattr__(self, name: str) -> Any:
-        for key in (name, _camel(name), "_" + name):
-            if key in self:
-                return self[key]
-        raise AttributeError(f"{type(self).__name__} has no field {name!r}; it has {', '.join(self)}")
-
-
-def _camel(name: str) -> str:
-    """``uri_template`` -> ``uriTemplate``."""
-    first, *rest = name.split("_")
-    return first + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 def _parse_line(line: bytes) -> Any:
@@ -289,23 +257,6 @@ class Client(FeatureRequests):
         """:meth:`request`, awaited; cancelling the awaiting task cancels the request on the server."""
         message, _ = await self._await(*self._start(method, params))
         return self._result(method, message)
-
-    def list_resources(self) -> list[WireObject]:  # type: ignore[override]
-        """Every resource the server lists (all pages): ``r.uri``, ``r.mime_type`` (or ``r["uri"]``)."""
-        return [WireObject.of(item) for item in super().list_resources()]
-
-    def list_resource_templates(self) -> list[WireObject]:  # type: ignore[override]
-        """Every resource template the server lists (all pages): ``t.uri_template`` ..."""
-        return [WireObject.of(item) for item in super().list_resource_templates()]
-
-    def list_prompts(self) -> list[WireObject]:  # type: ignore[override]
-        """Every prompt the server lists (all pages): ``p.name``, ``p.arguments[0].required`` ..."""
-        return [WireObject.of(item) for item in super().list_prompts()]
-
-    def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> WireObject:  # type: ignore[override]
-        """The ``prompts/get`` result: ``prompt.messages[0].content.text``, ``prompt.description``."""
-        result: WireObject = WireObject.of(super().get_prompt(name, arguments))
-        return result
 
     def list_tools(self) -> list[Tool]:
         """Every tool the server lists (all pages), as mcplite ``Tool`` objects."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from mcplite.protocol.reading import from_wire
 from mcplite.protocol.types import BlobResourceContents, TextResourceContents
+from mcplite.protocol.wire_objects import WireObject
 
 
 def read_contents(data: Any) -> TextResourceContents | BlobResourceContents:
@@ -35,22 +36,22 @@ class FeatureRequests:
     def request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _all(self, method: str, key: str) -> list[dict[str, Any]]:
-        found: list[dict[str, Any]] = []
+    def _all(self, method: str, key: str) -> list[WireObject]:
+        found: list[WireObject] = []
         cursor: str | None = None
         while True:
             page = self.request(method, {"cursor": cursor} if cursor else None)
-            found += page.get(key, [])
+            found += WireObject.of(page.get(key, []))
             cursor = page.get("nextCursor")
             if cursor is None:
                 return found
 
-    def list_resources(self) -> list[dict[str, Any]]:
-        """Every resource the server lists (all pages), as sent."""
+    def list_resources(self) -> list[WireObject]:
+        """Every resource the server lists (all pages), as sent: ``r.uri`` (or ``r["uri"]``)."""
         return self._all("resources/list", "resources")
 
-    def list_resource_templates(self) -> list[dict[str, Any]]:
-        """Every resource template the server lists (all pages), as sent."""
+    def list_resource_templates(self) -> list[WireObject]:
+        """Every resource template the server lists (all pages), as sent: ``t.uri_template`` ..."""
         return self._all("resources/templates/list", "resourceTemplates")
 
     def read_resource(self, uri: str) -> list[TextResourceContents | BlobResourceContents]:
@@ -62,16 +63,18 @@ class FeatureRequests:
         """Ask for ``notifications/resources/updated`` of ``uri`` (legacy versions)."""
         self.request("resources/subscribe", {"uri": uri})
 
-    def list_prompts(self) -> list[dict[str, Any]]:
-        """Every prompt the server lists (all pages), as sent."""
+    def list_prompts(self) -> list[WireObject]:
+        """Every prompt the server lists (all pages), as sent: ``p.name``, ``p.arguments[0].required``."""
         return self._all("prompts/list", "prompts")
 
-    def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """The ``prompts/get`` result (``messages``, and ``description`` when the prompt has one)."""
+    def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> WireObject:
+        """The ``prompts/get`` result (``messages``, and ``description`` when the prompt has one):
+        ``prompt.messages[0].content.text``."""
         params: dict[str, Any] = {"name": name}
         if arguments:
             params["arguments"] = dict(arguments)
-        return self.request("prompts/get", params)
+        prompt: WireObject = WireObject.of(self.request("prompts/get", params))
+        return prompt
 
     def complete(
         self, ref: Mapping[str, Any], argument: str, value: str = "", context: Mapping[str, str] | None = None

@@ -25,16 +25,9 @@ import numpy as np
 
 import rvalues as rv
 from mcplite.protocol.checks import shown
-from mcplite.tools.annotations import (
-    Shape,
-    frame_library,
-    is_frame_class,
-    loaded_class,
-    read,
-    record_fields,
-    type_name,
-)
+from mcplite.tools.annotations import Shape, read, record_fields, type_name
 from mcplite.tools.double_range import beyond_range, first_beyond
+from mcplite.tools.frame_classes import frame_library, is_frame_class, loaded_class
 from mcplite.tools.output_schema import r_class_of
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import INT_MAX

@@ -33,8 +33,9 @@ import numpy as np
 
 import rvalues as rv
 from mcplite.payload.returned import to_r
-from mcplite.tools.annotations import Shape, pandas_class, read, record_fields, type_name
+from mcplite.tools.annotations import Shape, read, record_fields, type_name
 from mcplite.tools.failures import log
+from mcplite.tools.frame_classes import pandas_class
 from mcplite.tools.frames import (
     INT_MAX,
     MISSING,
