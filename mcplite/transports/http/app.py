@@ -59,6 +59,10 @@ class HasEngine(Protocol):
     def engine(self) -> Engine: ...
 
 
+PARSE_OFF_LOOP_ABOVE = 256 << 10
+"""Request bodies larger than this (256 KiB) are parsed in a worker thread, not on the event loop."""
+
+
 class McpHttpApp:
     """The ASGI application of one server's engine (``server.asgi_app()`` makes one).
 
@@ -151,7 +155,10 @@ class McpHttpApp:
         check_media_types(headers)
         body = await read_body(headers, receive, self.engine.max_message_size, self.options.body_timeout)
         try:
-            message = parse_message(body)
+            if len(body) > PARSE_OFF_LOOP_ABOVE:  # a large body would hold up every other client
+                message = await self.engine.workers.run(parse_message, body)
+            else:
+                message = parse_message(body)
         except RpcError as err:
             raise HttpError(400, err.code, err.message, request_id=request_id_of(err)) from None
         if not isinstance(message, (dict, list)):
