@@ -31,7 +31,13 @@ from typing import Any, Protocol
 import attrs
 
 import rvalues as rv
-from mcplite.payload.budget import DEFAULT_MAX_RESULT_BYTES, DEFAULT_RESULT_BUDGET, storable
+from mcplite.payload.budget import (
+    DEFAULT_MAX_RESULT_BYTES,
+    DEFAULT_RESULT_BUDGET,
+    row_total,
+    rows_between,
+    storable,
+)
 from mcplite.payload.returned import to_r
 from mcplite.tools.failures import PublicError
 from rvalues.lazy import import_pyarrow
@@ -222,6 +228,11 @@ class DirectoryStore:
                 (self.path / f"{key}{suffix}").unlink(missing_ok=True)
 
 
+_ROUND_TRIP_ROWS = 64
+"""Rows of a frame written to Arrow and read back before it is stored as Arrow: a frame that does not
+come back identical (row names, classes Arrow has no type for) is pickled instead."""
+
+
 def _write_arrow(path: Path, value: Any) -> bool:
     """Write a data frame as an Arrow IPC file; False (nothing written) without pyarrow or for
     another value."""
@@ -233,6 +244,9 @@ def _write_arrow(path: Path, value: Any) -> bool:
         x = to_r(value)
         if rv.r_class(x)[-1:] != ("data.frame",):
             return False
+        sample = rows_between(x, 0, min(_ROUND_TRIP_ROWS, row_total(x) or 0))
+        if not rv.identical(rv.from_arrow(rv.to_arrow(sample)), sample):
+            return False  # Arrow would lose something (character row names, a class): pickled instead
         table = rv.to_arrow(x)
     except Exception:  # what Arrow cannot hold is pickled instead
         return False
