@@ -30,8 +30,9 @@ from mcplite.engine.listening import BEARER_TOKEN
 from mcplite.protocol.jsonrpc import INVALID_REQUEST, RpcError, parse_message, request_id_of
 from mcplite.protocol.request_state import principal_of
 from mcplite.protocol.versions import MODERN_VERSIONS
+from mcplite.transports.http.asgi import Receive, Scope, Send
 from mcplite.transports.http.events import MemoryEventStore, Resumption
-from mcplite.transports.http.exchange import Receive, Scope, Send, send_response
+from mcplite.transports.http.exchange import send_response
 from mcplite.transports.http.guards import (
     ClientGone,
     HttpError,

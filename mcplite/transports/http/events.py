@@ -23,14 +23,13 @@ from __future__ import annotations
 import abc
 import asyncio
 import collections
-import contextlib
 import itertools
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+from mcplite.transports.http.asgi import Receive, Send, wait_for_disconnect
+
 Events = list[tuple[str, bytes]]
 SSE_RESUMABLE_SINCE = "2025-11-25"
 """The first version whose POST streams have event ids, a priming event and replay (SEP-1699)."""
@@ -155,14 +154,7 @@ class Resumption:
             return False
         stream, events = found
         gone = asyncio.Event()
-
-        async def watch() -> None:
-            with contextlib.suppress(Exception):  # some servers raise once the connection is gone
-                while (await receive())["type"] != "http.disconnect":
-                    pass
-            gone.set()
-
-        watcher = asyncio.get_running_loop().create_task(watch())
+        watcher = asyncio.get_running_loop().create_task(wait_for_disconnect(receive, gone))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             while True:

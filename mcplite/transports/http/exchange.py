@@ -18,7 +18,7 @@ import contextlib
 import enum
 import json
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any
 
 from mcplite.engine.connection import Answer, Connection
@@ -31,14 +31,11 @@ from mcplite.protocol.jsonrpc import (
     is_request_id,
 )
 from mcplite.tools.streams import STREAM_CLOSER
+from mcplite.transports.http.asgi import Receive, Send, wait_for_disconnect
 from mcplite.transports.http.events import ResumableStream
 
 log = logging.getLogger("mcplite.server")
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 
 SSE_HEADERS = [
     (b"content-type", b"text/event-stream"),
@@ -136,11 +133,7 @@ def sse_event(line: bytes) -> bytes:
 
 async def watch_disconnect(receive: Receive, inbox: Inbox) -> None:
     """Tell the inbox when the client goes away (the request body has been read already)."""
-    try:
-        while (await receive())["type"] != "http.disconnect":
-            pass
-    except Exception:  # some servers raise once the connection is gone
-        pass
+    await wait_for_disconnect(receive, asyncio.Event())
     inbox.disconnected()
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, RequestId, RpcError, error_response
-from mcplite.transports.http.exchange import Receive, Scope, json_body
+from mcplite.transports.http.asgi import Receive, Scope
+from mcplite.transports.http.exchange import json_body
 from mcplite.transports.http.headers import (
     HostPolicy,
     OriginPolicy,

@@ -21,11 +21,10 @@ from mcplite.engine.connection import Answer, Connection
 from mcplite.engine.handlers import Engine
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RequestId
 from mcplite.protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSION_KEY, since
+from mcplite.transports.http.asgi import Receive, Send
 from mcplite.transports.http.events import SSE_RESUMABLE_SINCE, ResumableStream, Resumption
 from mcplite.transports.http.exchange import (
     SSE_HEADERS,
-    Receive,
-    Send,
     exchange,
     is_request,
     request_id,

@@ -29,7 +29,8 @@ from mcplite.protocol.jsonrpc import (
     RpcError,
 )
 from mcplite.protocol.versions import PROTOCOL_VERSION_KEY
-from mcplite.transports.http.exchange import Receive, Send, exchange, request_id, send_response
+from mcplite.transports.http.asgi import Receive, Send
+from mcplite.transports.http.exchange import exchange, request_id, send_response
 from mcplite.transports.http.guards import HttpError
 from mcplite.transports.http.headers import HEADER_MISMATCH, check_routing_headers, check_tool_headers
 

@@ -22,7 +22,8 @@ import collections
 import contextlib
 from collections.abc import Callable
 
-from mcplite.transports.http.exchange import SSE_HEADERS, Receive, Send, sse_event
+from mcplite.transports.http.asgi import Receive, Send, wait_for_disconnect
+from mcplite.transports.http.exchange import SSE_HEADERS, sse_event
 
 
 class ServerStream:
@@ -67,14 +68,7 @@ class ServerStream:
         """Answer a GET: an SSE stream of the messages, until the client leaves or ``alive()`` is False."""
         self.open = True
         gone = asyncio.Event()
-
-        async def watch() -> None:
-            with contextlib.suppress(Exception):  # some servers raise once the connection is gone
-                while (await receive())["type"] != "http.disconnect":
-                    pass
-            gone.set()
-
-        watcher = asyncio.get_running_loop().create_task(watch())
+        watcher = asyncio.get_running_loop().create_task(wait_for_disconnect(receive, gone))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": [*headers, *SSE_HEADERS]})
             await send({"type": "http.response.body", "body": b": stream open\n\n", "more_body": True})
