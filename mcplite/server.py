@@ -16,12 +16,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar, overload
+from typing import Any, Literal, TypeVar, overload
 
 from mcplite.engine.handlers import Engine, HandlerTable
 from mcplite.engine.methods import standard_table
 from mcplite.engine.prompting import completion_methods, prompt_methods
 from mcplite.engine.reads import resource_methods
+from mcplite.engine.tasks import task_methods
 from mcplite.engine.workers import Workers, default_size
 from mcplite.features.lifespan import Lifespan, LifespanFactory
 from mcplite.features.prompts import RegisteredPrompt
@@ -219,6 +220,7 @@ class McpServer:
         input_schema: dict[str, Any] | None = None,
         result_budget: int | Inherit | None = SERVER_BUDGET,
         wrap_rows: bool | None = None,
+        task: Literal["optional", "required"] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
@@ -255,9 +257,12 @@ class McpServer:
         input_schema: dict[str, Any] | None = None,
         result_budget: int | Inherit | None = SERVER_BUDGET,
         wrap_rows: bool | None = None,
+        task: Literal["optional", "required"] | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the server holds it (the clients that
-        listen for tool list changes hear of it); ``wrap_rows=None`` follows the server's."""
+        listen for tool list changes hear of it); ``wrap_rows=None`` follows the server's;
+        ``task="optional"`` or ``"required"``: a client that declared the tasks extension gets a
+        task for a call (docs/tasks.md)."""
         tool = self.engine.tools.add_tool(
             function,
             name=name,
@@ -272,7 +277,11 @@ class McpServer:
             input_schema=input_schema,
             result_budget=result_budget,
             wrap_rows=self.wrap_rows if wrap_rows is None else wrap_rows,
+            task=task,
         )
+        if task is not None and self.handlers.find("tasks/get") is None:
+            for method in task_methods():
+                self.handlers.add(method)
         self.notify_tools_changed()
         return tool
 

@@ -16,12 +16,17 @@ import logging
 from collections.abc import Awaitable
 from typing import Any
 
+import attrs
+
+from mcplite.engine.asking import CapabilityMissing
 from mcplite.engine.handlers import Request, Written
 from mcplite.engine.lines import result_line
 from mcplite.engine.reads import request_context, resource_methods
 from mcplite.engine.sizing import budgeted_line
+from mcplite.engine.tasks import TaskAsker, fail, missing_extension, settle, tasks_negotiated
+from mcplite.features.task_store import TaskRecord
 from mcplite.protocol.checks import cut
-from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
+from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from mcplite.protocol.projection import result_parts
 from mcplite.protocol.types import CallToolResult, TextContent
 from mcplite.protocol.versions import since
@@ -62,7 +67,51 @@ def call_tool(request: Request) -> Awaitable[bytes]:
     tool = request.engine.tools.get(name)
     if tool is None:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {cut(name)}")
+    if tool.task is not None and request.era == "modern":
+        if tasks_negotiated(request):
+            return _start_task(request, tool, arguments or {})
+        if tool.task == "required":
+            raise missing_extension(f"tool {name} (it runs as a task only)")
     return _call(request, tool, arguments or {})
+
+
+async def _start_task(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> bytes:
+    """Create a task running the call and answer with it (``CreateTaskResult``) at once."""
+    record = request.engine.tasks.create(request.principal)
+    in_task = attrs.evolve(
+        request,
+        id=0,  # settle() reads the result's bytes off the line by this id
+        asker=TaskAsker(record, request.client_capabilities),
+        cancelled=record.cancelled,
+        notify=_unheard,
+    )
+    record.runner = asyncio.get_running_loop().create_task(_run_task(record, in_task, tool, arguments))
+    return result_line(request, {"resultType": "task", **record.fields()})
+
+
+def _unheard(method: str, params: dict[str, Any]) -> None:
+    """A task's notifications (progress, logs): its call has been answered, none has a stream."""
+
+
+async def _run_task(
+    record: TaskRecord, request: Request, tool: RegisteredTool, arguments: dict[str, Any]
+) -> None:
+    try:
+        line = await _call(request, tool, arguments)
+    except asyncio.CancelledError:
+        return  # tasks/cancel: the task is cancelled already
+    except CapabilityMissing as missing:
+        fail(record, missing.error.code, missing.error.message, missing.error.data)
+        return
+    except RpcError as err:
+        fail(record, err.code, err.message, err.data)
+        return
+    except BaseException as err:  # the task's own failure: the client reads it, the server goes on
+        log.error("task %s of tool %s stopped: %r", record.id, tool.name, err, exc_info=err)
+        fail(record, INTERNAL_ERROR, f"Internal error: tool {tool.name} stopped ({type(err).__name__})")
+        return
+    if line:
+        settle(record, line)
 
 
 async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> bytes:

@@ -139,6 +139,10 @@ def _error(text: str) -> CallToolResult:
     return CallToolResult([TextContent(text)], is_error=True)
 
 
+TASK_SUPPORT = (None, "optional", "required")
+"""What ``task=`` takes: how a tool runs as a task (:mod:`mcplite.engine.tasks`)."""
+
+
 class RegisteredTool:
     """A tool as the server holds it: the function, its listing, and how its arguments are bound.
 
@@ -182,6 +186,9 @@ class RegisteredTool:
         self.result_budget: int | Inherit | None = SERVER_BUDGET
         """Bytes of this tool's response line before its result is cut (None: never cut; by
         default the server's ``result_budget``)."""
+        self.task: str | None = None
+        """Whether a client that declared the tasks extension gets a task for a call ("optional":
+        it may, "required": it must; None: never)."""
         self._listed: dict[JsonOptions, Tool] = {}
 
     def listed(self, options: JsonOptions) -> Tool:
@@ -285,6 +292,7 @@ class ToolRegistry:
         input_schema: dict[str, Any] | None = None,
         result_budget: int | Inherit | None = SERVER_BUDGET,
         wrap_rows: bool = False,
+        task: str | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the registry holds it.
 
@@ -360,6 +368,9 @@ class ToolRegistry:
         )
         registered.tool = attrs.evolve(registered.tool, input_schema=registered.binder.schema)
         registered.result_budget = checked_budget(result_budget, owner, allow_server=True)
+        if task not in TASK_SUPPORT:
+            raise ValueError(f"{owner}: task must be 'optional', 'required' or None, not {task!r}")
+        registered.task = task
         self._tools[tool_name] = registered
         return registered
 

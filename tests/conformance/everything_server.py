@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import base64
 import json
+import time
 from typing import Any, Literal
 
 import attrs
@@ -420,6 +421,60 @@ def template(id: str) -> str:
 )
 def watched_resource() -> str:
     return "Watched resource content"
+
+
+# -- the tasks extension (io.modelcontextprotocol/tasks, 2026-07-28) -------------------------------
+
+
+@server.tool
+def greet(name: str) -> str:
+    """Says hello (never a task, even for a client that declared the extension)."""
+    return f"Hello, {name}!"
+
+
+@server.tool(task="optional")
+def slow_compute(seconds: float, label: str, ctx: Context) -> str:
+    """Works for `seconds` seconds in a worker thread, stopping early when cancelled; a task."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ctx.check_cancelled()
+        time.sleep(min(0.05, max(0.0, end - time.monotonic())))
+    return f"{label}: done after {seconds:g} s"
+
+
+@server.tool(task="required")
+def failing_job() -> str:
+    """Always fails as a tool (isError); runs only as a task."""
+    raise ToolError("the job failed, as it always does")
+
+
+@server.tool(task="optional")
+async def protocol_error_job(ctx: Context) -> str:
+    """Asks for sampling with tools, which the suite's clients do not declare: the task fails with
+    -32021, a protocol-level error."""
+    reply = await ctx.sample(
+        "Pick a tool", max_tokens=10, tools=[{"name": "t", "inputSchema": {"type": "object"}}]
+    )
+    return reply.text
+
+
+CONFIRM = {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]}
+
+
+@server.tool(task="optional")
+def confirm_delete(filename: str, ctx: Context) -> str:
+    """Asks the client to confirm, then deletes nothing (a task waiting on one answer)."""
+    answer = ctx.elicit(f"Delete {filename}?", CONFIRM)
+    return f"deleted {filename}" if answer.content.get("confirm") else f"kept {filename}"
+
+
+@server.tool(task="optional")
+async def multi_input(ctx: Context) -> str:
+    """Asks two questions at once (a task waiting on two answers)."""
+    name, sure = await ctx.ask_all(
+        ctx.elicit("What is your name?", NAME), ctx.elicit("Are you sure?", CONFIRM)
+    )
+    return f"{name.content.get('name')} (sure: {sure.content.get('confirm')})"
 
 
 # -- prompts and completion ------------------------------------------------------------------------

@@ -1,0 +1,222 @@
+"""Tasks (the 2026-07-28 extension ``io.modelcontextprotocol/tasks``): a ``tools/call`` of a tool
+registered with ``task="optional"`` or ``"required"``, from a client that declared the extension,
+answers at once with a ``CreateTaskResult``; the tool runs on in the server process (the workers
+for sync tools, the event loop for async ones) and the client polls ``tasks/get``, answers the
+task's questions with ``tasks/update`` and stops it with ``tasks/cancel``.
+
+A task's state is kept in a bounded in-memory :class:`TaskStore`, private to the bearer token that
+made it (another token's id is not found), and kept ``ttl_ms`` after it was created. Its result is
+the response line the call would have had, its bytes spliced into ``tasks/get`` as written.
+
+>>> missing_extension("tasks/get").data
+{'requiredCapabilities': {'extensions': {'io.modelcontextprotocol/tasks': {}}}}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from mcplite.engine.asking import MISSING_CAPABILITY, CapabilityMissing, _capable, _missing
+from mcplite.engine.handlers import Method, Request, Written
+from mcplite.features.task_store import TERMINAL, TaskRecord, now_iso
+from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
+from mcplite.tools.asks import Ask, AskError
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+"""The extension's identifier, under ``capabilities.extensions`` on both sides."""
+
+
+def tasks_negotiated(request: Request) -> bool:
+    """Whether the client of ``request`` declared the tasks extension (in the request's ``_meta``)."""
+    extensions = request.client_capabilities.get("extensions")
+    return isinstance(extensions, dict) and isinstance(extensions.get(TASKS_EXTENSION), dict)
+
+
+def missing_extension(what: str) -> RpcError:
+    """The -32021 error of a request that needs the tasks extension the client did not declare."""
+    return RpcError(
+        MISSING_CAPABILITY,
+        f"Missing required client capability: {what} needs the extension {TASKS_EXTENSION} "
+        f"(declare it under capabilities.extensions)",
+        {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}},
+    )
+
+
+class TaskAsker:
+    """The asks of a running task: each question waits in ``record.pending`` (the task is
+    ``input_required``) until ``tasks/update`` answers it, the task is cancelled or its time to
+    live passes."""
+
+    def __init__(self, record: TaskRecord, capabilities: dict[str, Any]) -> None:
+        self._record = record
+        self._capabilities = capabilities
+        self._count = 0
+        self._lock = threading.Lock()
+
+    def _keys(self, asks: Sequence[Ask]) -> list[str]:
+        missing = [ask for ask in asks if not _capable(self._capabilities, ask)]
+        if missing:
+            needed: dict[str, Any] = {}
+            for ask in missing:
+                needed.update(_missing(ask))
+            raise CapabilityMissing(
+                RpcError(
+                    MISSING_CAPABILITY,
+                    f"Missing required client capability: {', '.join(sorted(needed))}",
+                    {"requiredCapabilities": needed},
+                )
+            )
+        keys = []
+        with self._lock:
+            for ask in asks:
+                self._count += 1
+                keys.append(ask.key if ask.key is not None else f"{self._count}:{ask.digest()}")
+        record = self._record
+        with record.changed:
+            for key, ask in zip(keys, asks):
+                if key not in record.answers:
+                    record.pending[key] = {"method": ask.method, "params": ask.params}
+        if record.pending:
+            record.set_status("input_required")
+        return keys
+
+    def _ready(self, keys: list[str]) -> list[dict[str, Any]] | None:
+        record = self._record
+        if record.cancelled.is_set():
+            raise AskError("the task was cancelled while it waited for the client's answer")
+        if all(key in record.answers for key in keys):
+            return [record.answers[key] for key in keys]
+        return None
+
+    def _deadline(self) -> float:
+        return self._record.created + self._record.ttl_ms / 1000
+
+    def ask_blocking(self, asks: Sequence[Ask]) -> list[dict[str, Any]]:
+        keys = self._keys(asks)
+        with self._record.changed:
+            while (found := self._ready(keys)) is None:
+                left = self._deadline() - time.monotonic()
+                if left <= 0:
+                    raise AskError("the client did not answer within the task's time to live")
+                self._record.changed.wait(min(left, 1.0))
+        return found
+
+    async def ask(self, asks: Sequence[Ask]) -> list[dict[str, Any]]:
+        keys = self._keys(asks)
+        while (found := self._ready(keys)) is None:
+            if time.monotonic() > self._deadline():
+                raise AskError("the client did not answer within the task's time to live")
+            await asyncio.sleep(0.02)
+        return found
+
+
+def answer(record: TaskRecord, responses: dict[str, Any]) -> None:
+    """Give a task the answers in ``responses`` (keys it does not wait on are ignored)."""
+    with record.changed:
+        for key, value in responses.items():
+            if key in record.pending:
+                del record.pending[key]
+                record.answers[key] = value
+        if not record.pending and record.status == "input_required":
+            record.status = "working"
+            record.updated_at = now_iso()
+        record.changed.notify_all()
+
+
+def cancel(record: TaskRecord) -> None:
+    """Stop a task: it is ``cancelled`` at once (a finished one stays as it is)."""
+    if record.set_status("cancelled", "cancelled by the client"):
+        record.cancelled.set()
+        with record.changed:
+            record.changed.notify_all()
+        if record.runner is not None:
+            record.runner.cancel()
+
+
+_RESULT_HEAD = b'{"jsonrpc":"2.0","id":0,"result":'
+
+
+def settle(record: TaskRecord, line: bytes) -> None:
+    """End a task with the response line its call wrote (under the request id 0)."""
+    with record.changed:
+        if record.status in TERMINAL:
+            return
+        if line.startswith(_RESULT_HEAD) and line.endswith(b"}\n"):
+            record.result = line[len(_RESULT_HEAD) : -2]
+            record.status = "completed"
+        else:
+            try:
+                error = json.loads(line)["error"]
+            except (ValueError, KeyError, TypeError):
+                error = {"code": -32603, "message": "Internal error: the task ended without an answer"}
+            record.error = error
+            record.status = "failed"
+        record.updated_at = now_iso()
+        record.changed.notify_all()
+
+
+def fail(record: TaskRecord, code: int, message: str, data: Any = None) -> None:
+    """End a task with a protocol-level error."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    with record.changed:
+        if record.status in TERMINAL:
+            return
+        record.error = error
+        record.status = "failed"
+        record.updated_at = now_iso()
+        record.changed.notify_all()
+
+
+def task_of(request: Request) -> TaskRecord:
+    """The task ``params.taskId`` names, of this request's client (-32021 without the extension,
+    -32602 when there is none)."""
+    if not tasks_negotiated(request):
+        raise missing_extension(request.method)
+    task_id = request.params.get("taskId")
+    if not isinstance(task_id, str):
+        raise RpcError(INVALID_PARAMS, f"Invalid params: {request.method} needs taskId (a string)")
+    record = request.engine.tasks.get(task_id, request.principal)
+    if record is None:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: no task {task_id[:80]!r}")
+    return record
+
+
+def get_task(request: Request) -> Written:
+    """``tasks/get``: the task's status, with its result, error or questions inlined."""
+    fields, raw = task_of(request).detailed()
+    return Written(fields, raw)
+
+
+def update_task(request: Request) -> dict[str, Any]:
+    """``tasks/update``: answers to a task's questions (``inputResponses``); an empty ack."""
+    record = task_of(request)
+    responses = request.params.get("inputResponses")
+    if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
+        raise RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object of result objects")
+    answer(record, responses)
+    return {}
+
+
+def cancel_task(request: Request) -> dict[str, Any]:
+    """``tasks/cancel``: stop the task (a finished one stays as it is); an empty ack."""
+    cancel(task_of(request))
+    return {}
+
+
+def task_methods() -> list[Method]:
+    """``tasks/get``, ``tasks/update`` and ``tasks/cancel``, served at 2026-07-28; they declare the
+    extension under ``capabilities.extensions``."""
+    capability = ("extensions", {TASKS_EXTENSION: {}})
+    modern: frozenset[Any] = frozenset({"modern"})
+    return [
+        Method("tasks/get", get_task, modern, capability=capability, name_param="taskId"),
+        Method("tasks/update", update_task, modern, capability=capability, name_param="taskId"),
+        Method("tasks/cancel", cancel_task, modern, capability=capability, name_param="taskId"),
+    ]
