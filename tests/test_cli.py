@@ -222,6 +222,7 @@ def test_main_serves_the_demo(argv: list[str], ran: list[McpServer]) -> None:
         "summarize_by_group",
         "plot_histogram",
         "column_stats",
+        "fit_body_mass",
     ]
 
 
@@ -302,6 +303,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "summarize_by_group": {"column": "body_mass_g", "by": "island", "stat": "median"},
     "plot_histogram": {"column": "bill_depth_mm", "bins": 5},
     "column_stats": {"column": "flipper_length_mm"},
+    "fit_body_mass": {},
 }
 
 

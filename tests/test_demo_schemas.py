@@ -25,7 +25,7 @@ from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.types import CallToolResult
 
 TIMEOUT = 30.0
-DATA_TOOLS = ("describe_data", "filter_rows", "summarize_by_group", "column_stats")
+DATA_TOOLS = ("describe_data", "filter_rows", "summarize_by_group", "column_stats", "fit_body_mass")
 
 
 def test_the_column_enums_are_the_data_columns() -> None:

@@ -1,4 +1,5 @@
-"""The demo MCP server: five read-only tools over the Palmer penguins data (``mcplite/data/``).
+"""The demo MCP server: six read-only tools over the Palmer penguins data (``mcplite/data/``), one
+of them interactive (``fit_body_mass`` asks the user which measurement to fit).
 
 Serve it with ``mcplite demo`` or ``python -m mcplite``. Every tool is a plain function too, so it
 can be called directly; R values come back, as an R server's tools would return them:
@@ -11,10 +12,10 @@ Levels: female male)
 342
 
 The tools that return data are typed: ``describe_data``, ``filter_rows`` and ``summarize_by_group``
-return frames with declared rows, ``column_stats`` a record, so their output schemas are derived
-(``mcplite.output_schema``) and nothing is typed in by hand. Their inputs list the columns each one
-takes as an ``enum`` and give an example of every required argument, so a client can call each tool
-from its input schema alone:
+return frames with declared rows, ``column_stats`` and ``fit_body_mass`` records, so their output
+schemas are derived (``mcplite.output_schema``) and nothing is typed in by hand. Their inputs list
+the columns each one takes as an ``enum`` and give an example of every required argument, so a
+client can call each tool from its input schema alone:
 
 >>> build_server().get_tool("column_stats").tool.input_schema["properties"]["column"]["examples"]
 ['bill_length_mm']
@@ -43,6 +44,7 @@ from mcplite import (
     content_text,
     tool_result,
 )
+from mcplite.demo.fitting import make_fit_body_mass
 from mcplite.demo.offer import add_offer, lifespan_loading
 from mcplite.demo.picture import histogram_png
 from mcplite.protocol.types import CallToolResult
@@ -318,11 +320,15 @@ def column_stats(column: Annotated[NumericColumn, Examples("bill_length_mm")]) -
     )
 
 
+fit_body_mass = make_fit_body_mass(penguins_pandas)
+"""The interactive tool (:mod:`mcplite.demo.fitting`): body mass fitted on the measurement the user picks."""
+
+
 # -- the server -----------------------------------------------------------------------------------
 
 
 def build_server() -> McpServer:
-    """The demo server: its five tools, the data as a resource, a template per column, the
+    """The demo server: its six tools, the data as a resource, a template per column, the
     ``explore_column`` prompt and column-name completion (the data is read when it starts)."""
     server = McpServer(
         "penguins", version=rv.__version__, instructions=INSTRUCTIONS, lifespan=lifespan_loading(penguins)
@@ -333,5 +339,6 @@ def build_server() -> McpServer:
     server.tool(title="Summarize by group", annotations=hints)(summarize_by_group)
     server.tool(title="Plot a histogram", annotations=hints)(plot_histogram)
     server.tool(title="Column statistics", annotations=hints)(column_stats)
+    server.tool(title="Fit body mass", annotations=hints)(fit_body_mass)
     add_offer(server, penguins)
     return server
