@@ -92,7 +92,13 @@ def writer(request: pytest.FixtureRequest) -> Iterator[str]:
         _speedups.core = saved
 
 
-SLOW_FILES = ("test_bench_", "test_notebooks", "test_server_inspector", "test_server_features_inspector")
+SLOW_FILES = (
+    "test_bench_",
+    "test_notebooks",
+    "test_server_inspector",
+    "test_server_features_inspector",
+    "test_large_results_inspector",
+)
 """Test files ``slow`` marks whole (file names start so), besides every file with ``fuzz`` in its name."""
 
 SLOW_TESTS = {"test_docs.py": ("test_site_builds_strictly",)}
