@@ -47,6 +47,7 @@ from mcplite.protocol.versions import PROTOCOL_VERSIONS
 from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.tools.asks import Answer, AskError, ElicitAnswer, RootsAnswer, SampleAnswer
 from mcplite.tools.context import Context, ToolCancelled
+from mcplite.tools.continuation import continue_as_task
 from mcplite.tools.examples import Examples
 from mcplite.tools.failures import PublicError, ToolError
 from mcplite.tools.output_schema import output_schema
@@ -97,6 +98,7 @@ __all__ = [
     "content_resource",
     "content_resource_link",
     "content_text",
+    "continue_as_task",
     "converter",
     "get_converter",
     "get_option",

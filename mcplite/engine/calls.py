@@ -12,8 +12,9 @@ can correct itself) and a JSON-RPC error before.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
@@ -32,6 +33,7 @@ from mcplite.protocol.types import CallToolResult, TextContent
 from mcplite.protocol.versions import since
 from mcplite.tools.arguments import ArgumentError
 from mcplite.tools.context import Context
+from mcplite.tools.continuation import Continuation
 from mcplite.tools.failures import PublicError, error_text
 from mcplite.tools.frame_arguments import frame_cells_at_most
 from mcplite.tools.registry import RegisteredTool
@@ -77,6 +79,11 @@ def call_tool(request: Request) -> Awaitable[bytes]:
 
 async def _start_task(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> bytes:
     """Create a task running the call and answer with it (``CreateTaskResult``) at once."""
+    return _created(request, tool, lambda in_task: _call(in_task, tool, arguments))
+
+
+def _created(request: Request, tool: RegisteredTool, work: Callable[[Request], Awaitable[bytes]]) -> bytes:
+    """A new task doing ``work`` (given the task's own request), and the line announcing it."""
     record = request.engine.tasks.create(request.principal)
     in_task = attrs.evolve(
         request,
@@ -85,7 +92,7 @@ async def _start_task(request: Request, tool: RegisteredTool, arguments: dict[st
         cancelled=record.cancelled,
         notify=_unheard,
     )
-    record.runner = asyncio.get_running_loop().create_task(_run_task(record, in_task, tool, arguments))
+    record.runner = asyncio.get_running_loop().create_task(_run_task(record, tool, work(in_task)))
     return result_line(request, {"resultType": "task", **record.fields()})
 
 
@@ -93,11 +100,9 @@ def _unheard(method: str, params: dict[str, Any]) -> None:
     """A task's notifications (progress, logs): its call has been answered, none has a stream."""
 
 
-async def _run_task(
-    record: TaskRecord, request: Request, tool: RegisteredTool, arguments: dict[str, Any]
-) -> None:
+async def _run_task(record: TaskRecord, tool: RegisteredTool, work: Awaitable[bytes]) -> None:
     try:
-        line = await _call(request, tool, arguments)
+        line = await work
     except asyncio.CancelledError:
         return  # tasks/cancel: the task is cancelled already
     except CapabilityMissing as missing:
@@ -128,8 +133,33 @@ async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any
             raise
         except Exception as err:
             return result_line(request, written(_failure(request, tool, err), version))
+        if isinstance(value, Continuation):
+            return await _continued(request, tool, value)
         return await workers.run(_finish, request, tool, value)
-    return await workers.run(_run_sync, request, tool, arguments, context)
+    line = await workers.run(_run_sync, request, tool, arguments, context)
+    return await _continued(request, tool, line) if isinstance(line, Continuation) else line
+
+
+async def _continued(request: Request, tool: RegisteredTool, rest: Continuation) -> bytes:
+    """A tool's :func:`~mcplite.continue_as_task`: a task when the client speaks tasks, else its
+    value in this answer."""
+    if request.era == "modern" and tasks_negotiated(request):
+        return _created(request, tool, lambda in_task: _rest(in_task, tool, rest))
+    return await _rest(request, tool, rest)
+
+
+async def _rest(request: Request, tool: RegisteredTool, rest: Continuation) -> bytes:
+    workers = request.engine.workers
+    try:
+        if rest.is_async:
+            value = await rest.function(*rest.args, **rest.kwargs)
+        else:
+            value = await workers.run(functools.partial(rest.function, *rest.args, **rest.kwargs))
+    except asyncio.CancelledError:
+        raise
+    except Exception as err:
+        return result_line(request, written(_failure(request, tool, err), request.version))
+    return await workers.run(_finish, request, tool, value)
 
 
 def _bind(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> dict[str, Any] | bytes:
@@ -145,7 +175,9 @@ def _bind(request: Request, tool: RegisteredTool, arguments: dict[str, Any]) -> 
         raise RpcError(INVALID_PARAMS, message) from None
 
 
-def _run_sync(request: Request, tool: RegisteredTool, arguments: dict[str, Any], context: Context) -> bytes:
+def _run_sync(
+    request: Request, tool: RegisteredTool, arguments: dict[str, Any], context: Context
+) -> bytes | Continuation:
     if context.cancelled:  # cancelled while it waited for a worker: its answer is never sent
         return b""
     kwargs = _bind(request, tool, arguments)
@@ -155,7 +187,7 @@ def _run_sync(request: Request, tool: RegisteredTool, arguments: dict[str, Any],
         value = tool.call_sync(kwargs, context)
     except Exception as err:
         return result_line(request, written(_failure(request, tool, err), request.version))
-    return _finish(request, tool, value)
+    return value if isinstance(value, Continuation) else _finish(request, tool, value)
 
 
 def _finish(request: Request, tool: RegisteredTool, value: Any) -> bytes:

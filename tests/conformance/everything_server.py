@@ -477,6 +477,18 @@ async def multi_input(ctx: Context) -> str:
     return f"{name.content.get('name')} (sure: {sure.content.get('confirm')})"
 
 
+@server.tool
+async def test_tool_with_task(ctx: Context) -> Any:
+    """Asks the name in an input_required round, then greets as a task (mcplite.continue_as_task)."""
+    answer = await ctx.elicit("What is your name?", NAME, key="user_name")
+    return mcplite.continue_as_task(greeting_later, answer.content["name"])
+
+
+def greeting_later(name: str) -> str:
+    time.sleep(0.2)
+    return f"Hello, {name}! (from a task)"
+
+
 # -- prompts and completion ------------------------------------------------------------------------
 
 
