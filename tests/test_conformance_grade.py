@@ -1,6 +1,7 @@
 """The grader of .ci/conformance (tests/conformance/grade.py), on the summaries the official suite
 printed for mcplite's everything server (tests/conformance/runs/, saved from real runs: 0.1.16's
-active suite, 0.2.0-alpha.12 ``--requirements 2026-07-28`` and ``--suite pending``)."""
+active suite, 0.2.0-alpha.12 ``--requirements 2026-07-28`` and ``--suite pending``, before mcplite
+served tasks: its tasks-* scenarios fail there)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def failing(graded: dict[str, dict[str, bool]]) -> dict[str, str]:
         f"{run}/{scenario}": "fails in the saved run"
         for run, scenarios in graded.items()
         for scenario, passed in scenarios.items()
-        if not passed and not scenario.startswith(grade.REPORTED_ONLY)
+        if not passed
     }
 
 
@@ -37,14 +38,22 @@ def test_the_requirements_run_leaves_out_what_it_does_not_score() -> None:
     assert "server-stateless" in modern and "tools-list" in modern
     assert "json-schema-2020-12" not in modern  # pending: graded in the pending run
     assert "json-schema-2020-12" in runs()["pending"]
-    assert "tasks-lifecycle" in modern  # the tasks extension: kept, to be reported
+    assert "tasks-lifecycle" in modern  # the tasks extension: not scored by the suite, graded here
 
 
 def test_the_saved_runs_grade_clean_against_their_own_failures() -> None:
     graded = runs()
     report, problems = grade.grade(graded, failing(graded))
     assert problems == []
-    assert any("tasks-lifecycle (tasks extension: reported only)" in line for line in report)
+    assert "  FAIL (expected) 2026-07-28/tasks-lifecycle" in report
+
+
+def test_a_failing_tasks_scenario_is_graded_like_any_other() -> None:
+    graded = runs()
+    expected = failing(graded)
+    del expected["2026-07-28/tasks-mrtr-composition"]
+    _, problems = grade.grade(graded, expected)
+    assert problems == ["2026-07-28/tasks-mrtr-composition fails and is not in the expected failures"]
 
 
 def test_an_unlisted_failure_and_a_listed_pass_both_fail_the_grade() -> None:

@@ -4,8 +4,8 @@ Each run is the console output of ``conformance server ...`` saved to ``RUN.txt`
 (``.ci/conformance`` writes ``0.1.16.txt``, ``2026-07-28.txt`` and ``pending.txt``). A scenario is
 known as ``RUN/SCENARIO``; the summary lines the suite prints (``✗ ping: 0 passed, 1 failed``) say
 whether it passed. The scenarios a ``--requirements`` run lists as "not scored" (pending ones,
-graded in the pending run, and extensions) are left out of that run. Scenarios of the tasks
-extension (``tasks-*``) are reported and never graded.
+graded in the pending run, and extensions) are left out of that run, but for the tasks extension's
+(``tasks-*``): mcplite serves it, so they are graded like any other.
 
 The grade fails on a scenario that fails and is not listed, on a listed one that now passes (so the
 list only shrinks: delete its line), on a listed one no run reports, and on a run with no summary.
@@ -28,7 +28,8 @@ from pathlib import Path
 
 SUMMARY_LINE = re.compile(r"^([✓✗]) (\S+): (\d+) passed, (\d+) failed$", re.MULTILINE)
 NOT_SCORED_LINE = re.compile(r"^\s+[✓✗] (\S+) \([\w-]+\)$", re.MULTILINE)
-REPORTED_ONLY = "tasks-"
+GRADED_EXTENSION = "tasks-"
+"""The scenarios of the one extension mcplite serves (``io.modelcontextprotocol/tasks``)."""
 
 
 def parse_summary(text: str) -> dict[str, bool]:
@@ -43,7 +44,7 @@ def parse_summary(text: str) -> dict[str, bool]:
     return {
         m.group(2): m.group(1) == "✓" and m.group(4) == "0"
         for m in SUMMARY_LINE.finditer(text, start, not_scored)
-        if m.group(2) not in left_out or m.group(2).startswith(REPORTED_ONLY)
+        if m.group(2) not in left_out or m.group(2).startswith(GRADED_EXTENSION)
     }
 
 
@@ -65,17 +66,9 @@ def grade(runs: dict[str, dict[str, bool]], expected: dict[str, str]) -> tuple[l
     """The report lines and the problems (empty: the grade passes)."""
     report: list[str] = []
     problems: list[str] = []
-    reported: set[str] = set()
     for run, scenarios in runs.items():
         for scenario, passed in scenarios.items():
             key = f"{run}/{scenario}"
-            if scenario.startswith(REPORTED_ONLY):
-                if scenario not in reported:
-                    reported.add(scenario)
-                    report.append(
-                        f"  {'pass' if passed else 'FAIL'}  {scenario} (tasks extension: reported only)"
-                    )
-                continue
             listed = key in expected
             verdict = "pass" if passed else "FAIL (expected)" if listed else "FAIL"
             report.append(f"  {verdict:<15} {key}")
@@ -104,9 +97,8 @@ def main(argv: list[str]) -> int:
     report, found = grade(runs, expected)
     problems += found
     print("\n".join(report))
-    scored = [line for line in report if "reported only" not in line]
-    passed = sum(line.strip().startswith("pass") for line in scored)
-    print(f"\n{passed}/{len(scored)} graded scenarios pass; {len(expected)} expected failures listed")
+    passed = sum(line.strip().startswith("pass") for line in report)
+    print(f"\n{passed}/{len(report)} graded scenarios pass; {len(expected)} expected failures listed")
     for problem in problems:
         print(f"PROBLEM: {problem}", file=sys.stderr)
     return 1 if problems else 0
