@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import warnings
 
 import pytest
 
@@ -59,3 +60,12 @@ def test_as_date_keeps_an_integer_date_integer(from_r: dict[str, object]) -> Non
     day = rv.as_date(rv.Integer([5]).with_attributes({"class": rv.Character(["Date"])}))
     assert [day.r_type, *day.attributes["class"].data.tolist(), rv.to_json(day)] == from_r["day"]
     assert day.inherits("Date")
+
+
+def test_numbers_with_na_become_dates_and_times_without_a_floating_point_warning() -> None:
+    # R's NA_real_ is a signalling NaN: adding the origin raised numpy's "invalid value" warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        dates = rv.as_date(rv.c(1.0, rv.NA_real_), origin="1970-01-01")
+        times = rv.as_posixct(rv.c(1.0, rv.NA_real_), origin="1970-01-01", tz="UTC")
+    assert dates.na_mask().tolist() == [False, True] and times.na_mask().tolist() == [False, True]

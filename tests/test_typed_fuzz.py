@@ -37,8 +37,6 @@ from tests.typed_oracle import MODERN, double_text, r_options, r_writes, sdk_cli
 pytestmark = [
     pytest.mark.anyio,
     requires_r,
-    # rv.as_date / rv.as_posixct of an NA add NaN to the origin and numpy warns; the NA is right
-    pytest.mark.filterwarnings("ignore:invalid value encountered in add:RuntimeWarning"),
 ]
 
 SEED = 20261205

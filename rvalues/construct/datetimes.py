@@ -46,7 +46,8 @@ def date_from_vector(x: Any, origin: Callable[[], float] | None) -> Any:
         if origin is None:
             raise RValueError("'origin' must be supplied")
         base = origin()
-        days = as_type(x, "double").data + base
+        with np.errstate(invalid="ignore"):  # R's NA is a signalling NaN: it stays NA, quietly
+            days = as_type(x, "double").data + base
     else:
         raise RValueError(f"do not know how to convert {x.r_type} to class \u201cDate\u201d")
     return build("double", days, {"class": DATE_CLASS})
@@ -79,7 +80,8 @@ def posixct_from_vector(x: Any, tz: str | None, origin: Callable[[], float] | No
         if origin is None:
             raise RValueError("'origin' must be supplied")
         base = origin()
-        secs = as_type(x, "double").data + base
+        with np.errstate(invalid="ignore"):  # R's NA is a signalling NaN: it stays NA, quietly
+            secs = as_type(x, "double").data + base
         attributes = {"tzone": Character([tz_name]), "class": POSIXCT_CLASS}
         return build("double", secs, attributes)
     else:
