@@ -343,6 +343,9 @@ def test_demo_over_stdio() -> None:
     stats = results["column_stats"]["structuredContent"]
     assert stats["name"] == "flipper_length_mm" and stats["n"] == 342 and stats["missing"] == 2
     assert strict_json(results["column_stats"]["content"][0]["text"]) == stats
+    fitted = results["fit_body_mass"]["structuredContent"]  # the client declared no elicitation
+    assert (fitted["fitted"], fitted["measurement"], fitted["n"]) == (True, "flipper_length_mm", 342)
+    assert "the client cannot answer questions" in fitted["note"]
 
     failed = by_id[20]["error"]  # the column is an enum: 2025-06-18 refuses the arguments
     assert failed["code"] == -32602 and "argument 'column': expected one of 'species'" in failed["message"]

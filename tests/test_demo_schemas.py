@@ -50,10 +50,10 @@ def test_data_tools_have_derived_output_schemas_only() -> None:
             assert listed == mcplite.output_schema(returns), name
         else:
             assert returns is CallToolResult and listed is None  # the histogram: an image and a caption
+    column_stats = server.get_tool("column_stats")
+    assert column_stats is not None
     with mcplite.options(json_na="null"):
-        assert server.get_tool("column_stats").listed(
-            options_in_force()
-        ).output_schema == mcplite.output_schema(  # type: ignore[union-attr]
+        assert column_stats.listed(options_in_force()).output_schema == mcplite.output_schema(
             demo.ColumnStats
         )
 
