@@ -14,6 +14,7 @@ Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) o
 from mcplite.features.prompts import PromptMessage
 from mcplite.features.resources import ResourceNotFound
 from mcplite.features.result_store import DirectoryStore, MemoryStore, ResultStore
+from mcplite.features.task_store import TaskStore
 from mcplite.http import McpHttpApp
 from mcplite.payload.content import (
     content_audio,
@@ -86,6 +87,7 @@ __all__ = [
     "RootsAnswer",
     "Rows",
     "SampleAnswer",
+    "TaskStore",
     "TextContent",
     "TextResourceContents",
     "Tool",

@@ -29,6 +29,7 @@ from mcplite.features.prompts import RegisteredPrompt
 from mcplite.features.resources import RegisteredResource
 from mcplite.features.result_store import MemoryStore, ResultPolicy, ResultStore
 from mcplite.features.subscriptions import SubscriptionLimits
+from mcplite.features.task_store import TaskStore
 from mcplite.payload.budget import DEFAULT_MAX_RESULT_BYTES, DEFAULT_RESULT_BUDGET, SERVER_BUDGET, Inherit
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
@@ -110,6 +111,7 @@ class McpServer:
         state_key: str | bytes | None = None,
         ask_timeout: float = 300.0,
         wrap_rows: bool = False,
+        tasks: TaskStore | None = None,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -149,6 +151,11 @@ class McpServer:
             MemoryStore() if result_store is None else result_store,
         )
         self.engine.offer.lifespan = Lifespan(lifespan, self)
+        if tasks is not None:
+            if not isinstance(tasks, TaskStore):
+                raise TypeError(f"McpServer: tasks must be a mcplite.TaskStore, not {shown(tasks)}")
+            self.engine.tasks = tasks
+        """Where the tasks of tools registered with ``task=`` are kept (docs/tasks.md)."""
         self.engine.offer.subscriptions.limits = SubscriptionLimits(
             max_listens=max_listens,
             max_listens_per_token=max_listens_per_token,

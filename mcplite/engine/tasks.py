@@ -213,7 +213,7 @@ def cancel_task(request: Request) -> dict[str, Any]:
 def task_methods() -> list[Method]:
     """``tasks/get``, ``tasks/update`` and ``tasks/cancel``, served at 2026-07-28; they declare the
     extension under ``capabilities.extensions``."""
-    capability = ("extensions", {TASKS_EXTENSION: {}})
+    capability: tuple[str, dict[str, Any]] = ("extensions", {TASKS_EXTENSION: {}})
     modern: frozenset[Any] = frozenset({"modern"})
     return [
         Method("tasks/get", get_task, modern, capability=capability, name_param="taskId"),

@@ -32,6 +32,7 @@ def now_iso() -> str:
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
 TERMINAL: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
 
+
 class TaskRecord:
     """One task: its status, its result line's ``result`` bytes or its error, and the questions it
     waits on (``pending``: key -> request) with the answers given (``answers``)."""
@@ -96,16 +97,26 @@ class TaskRecord:
 
 class TaskStore:
     """The tasks of one server, in memory: at most ``max_tasks`` in all and ``max_per_owner`` per
-    bearer token; a finished task is forgotten once its ``ttl_ms`` has passed."""
+    bearer token; a finished task is forgotten ``ttl_ms`` after it was created.
 
-    def __init__(self, *, max_tasks: int = 1000, max_per_owner: int = 100) -> None:
+    ``McpServer(tasks=mcplite.TaskStore(max_per_owner=10, ttl_ms=600_000))`` sets the limits.
+    """
+
+    def __init__(
+        self, *, max_tasks: int = 1000, max_per_owner: int = 100, ttl_ms: int = DEFAULT_TTL_MS
+    ) -> None:
+        for option, value in (("max_tasks", max_tasks), ("max_per_owner", max_per_owner), ("ttl_ms", ttl_ms)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"TaskStore: {option} must be a positive integer, not {value!r}")
         self.max_tasks = max_tasks
         self.max_per_owner = max_per_owner
+        self.ttl_ms = ttl_ms
         self._tasks: dict[str, TaskRecord] = {}
         self._lock = threading.Lock()
 
-    def create(self, owner: str | None, ttl_ms: int = DEFAULT_TTL_MS) -> TaskRecord:
-        """A new working task of ``owner`` (-32600 when a limit is reached)."""
+    def create(self, owner: str | None, ttl_ms: int | None = None) -> TaskRecord:
+        """A new working task of ``owner`` (-32600 when a limit is reached), kept ``ttl_ms`` (by
+        default the store's)."""
         with self._lock:
             for task_id in [k for k, r in self._tasks.items() if r.expired]:
                 del self._tasks[task_id]
@@ -115,7 +126,7 @@ class TaskStore:
                 raise RpcError(
                     INVALID_REQUEST, f"Too many tasks: a client may hold {self.max_per_owner} at most"
                 )
-            record = TaskRecord(str(uuid.uuid4()), owner, ttl_ms)
+            record = TaskRecord(str(uuid.uuid4()), owner, self.ttl_ms if ttl_ms is None else ttl_ms)
             self._tasks[record.id] = record
             return record
 
