@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import rvalues as rv
 from rvalues import _speedups
-from rvalues.convert import numpy as numpy_convert
 from rvalues.convert import objects as objects_convert
 from rvalues.convert import pandas as pandas_convert
+from rvalues.convert import typed as typed_convert
 from rvalues.json import factor_cells
 from rvalues.model.elements import INT_MAX
 
@@ -53,7 +53,7 @@ def _same_both_ways(obj: Any) -> None:
         patch.setattr(_speedups, "core", None)
         assert _convert(obj) == few
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(numpy_convert, "FEW", -1)
+        patch.setattr(typed_convert, "FEW", -1)
         patch.setattr(pandas_convert, "FEW", -1)
         patch.setattr(objects_convert, "_FEW", -1)
         assert _convert(obj) == few

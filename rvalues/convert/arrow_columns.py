@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.convert.numpy import convert_flat, integers, make_frame, posixct_from_ticks, timedeltas
+from rvalues.convert.numpy import convert_flat, make_frame
+from rvalues.convert.typed import integers, posixct_from_ticks, timedeltas
 from rvalues.errors import RValueError
 from rvalues.format.timezones import zone
 from rvalues.lazy import import_pyarrow

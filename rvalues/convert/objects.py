@@ -37,10 +37,10 @@ from typing import Any
 
 import numpy as np
 
-import rvalues.convert.numpy as numpy_arrays  # a module, read when called: it imports this one back
 from rvalues._speedups import writer as compiled
 from rvalues.convert.notices import IntegerOverflowWarning, PrecisionWarning, warn
 from rvalues.convert.registry import converters_registered, has_converter
+from rvalues.convert.typed import datetimes, difftime_seconds, few_values, integers, read_typed, timedeltas
 from rvalues.errors import RValueError
 from rvalues.format.timezones import tzone_name
 from rvalues.model.base import RValue
@@ -145,7 +145,7 @@ _FEW = 16
 
 def _few_missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
     """:func:`_missing` of a few elements, one by one."""
-    values, masked = numpy_arrays.few_values(flat, mask)
+    values, masked = few_values(flat, mask)
     kinds = [_KIND_CACHE.get(t) or _kind_of_type(t) for t in map(type, values)]
     hard = [m or k == "missing" for k, m in zip(kinds, masked, strict=True)]
     nanish = [i for i, (k, h) in enumerate(zip(kinds, hard, strict=True)) if not h and k in _NANISH]
@@ -209,7 +209,7 @@ def _by_kinds(flat: np.ndarray, hard: np.ndarray, kinds: set[str], where: str) -
         if present.dtype.kind in "mM":
             full = np.full(n, np.array("NaT").astype(present.dtype))
             full[~hard] = present
-            return numpy_arrays.convert_flat(full, hard, where)
+            return read_typed(full, hard, where)
     return _as_list(flat, hard, where)
 
 
@@ -235,7 +235,7 @@ def _ints(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
                 warn(f"{where}: integers beyond 64 bits were rounded to the nearest double", PrecisionWarning)
             out[hard] = NA_REAL
             return build("double", out)
-    return numpy_arrays.integers(ints, hard if hard.any() else None, where)
+    return integers(ints, hard if hard.any() else None, where)
 
 
 def _timedeltas(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
@@ -244,10 +244,10 @@ def _timedeltas(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
     present = flat[~hard]
     days = _days_of(present).astype(np.int64) if len(present) else np.zeros(0, dtype=np.int64)
     if not len(days) or np.abs(days).max() < _US_DAYS:
-        return numpy_arrays.timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
+        return timedeltas(_filled(flat, hard, None).astype("timedelta64[us]"), hard, where)
     seconds = np.full(len(flat), NA_REAL)
     seconds[~hard] = _seconds_of(present).astype(np.float64)
-    return numpy_arrays.difftime_seconds(seconds)
+    return difftime_seconds(seconds)
 
 
 def _dates(flat: np.ndarray, hard: np.ndarray) -> RValue:
@@ -272,7 +272,7 @@ def _datetimes(flat: np.ndarray, hard: np.ndarray, where: str) -> RValue:
     aware = np.frompyfunc(lambda v: v.tzinfo is not None, 1, 1)(present).astype(bool)
     if not aware.any():
         stamps = _filled(flat, hard, None).astype("datetime64[us]")
-        return numpy_arrays.datetimes(stamps, hard, where)
+        return datetimes(stamps, hard, where)
     if not aware.all():
         return _as_list(flat, hard, where)
     zones = {id(tz): tz for tz in np.frompyfunc(lambda v: v.tzinfo, 1, 1)(present).tolist()}

@@ -46,8 +46,9 @@ import pandas as pd
 
 from rvalues.convert.arrow_columns import column as arrow_column
 from rvalues.convert.arrow_columns import combined, has_nul, pyarrow
-from rvalues.convert.numpy import FEW, convert_flat, make_frame, posixct_from_ticks
+from rvalues.convert.numpy import convert_flat, make_frame
 from rvalues.convert.origins import remember
+from rvalues.convert.typed import FEW, posixct_from_ticks
 from rvalues.errors import RValueError, shorten
 from rvalues.format.timezones import tzone_name, utc_abbreviation
 from rvalues.model.base import RValue
