@@ -6,13 +6,16 @@ cancels or does not proceed, and a client without the callback, which gets the d
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from importlib import resources
+from pathlib import Path
 from typing import Any, get_args
 
 import anyio
@@ -31,6 +34,7 @@ from mcplite.demo import server as demo
 from mcplite.tools.context import Context
 from tests.conftest import RSCRIPT, requires_r
 
+ROOT = Path(__file__).resolve().parent.parent
 CSV = resources.files("mcplite").joinpath("data").joinpath("penguins.csv")
 MEASUREMENTS = list(get_args(fitting.Measurement))
 TIMEOUT = 30.0
@@ -201,6 +205,21 @@ def test_the_user_picks_the_measurement_or_declines(mode: str, raw: pd.DataFrame
     assert measurement["enum"] == MEASUREMENTS and measurement["default"] == "flipper_length_mm"
     assert asked.requested_schema["properties"]["proceed"] == {"type": "boolean", "default": True}
     jsonschema.Draft202012Validator.check_schema(asked.requested_schema)
+
+
+def test_the_docs_client_script_gets_the_fit_it_asked_for(raw: pd.DataFrame, tmp_path: Any) -> None:
+    page = (ROOT / "docs" / "interactive-tools.md").read_text(encoding="utf-8")
+    [code] = re.findall(r"```python\n(# ask_the_demo\.py.*?)```", page, flags=re.S)
+    script = tmp_path / "ask_the_demo.py"
+    script.write_text(code, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    question, printed = done.stdout.splitlines()
+    assert question == "Fit body mass on which measurement?"
+    fitted_as_numpy(raw, "bill_depth_mm", ast.literal_eval(printed))
 
 
 @pytest.mark.parametrize("mode", MODES)
