@@ -109,7 +109,7 @@ def test_the_fits_are_r_lm(raw: pd.DataFrame) -> None:
     assert done.returncode == 0, done.stderr
     by_r = json.loads(done.stdout)
     for measurement in MEASUREMENTS:
-        fit = fitting._fitted(demo.penguins_pandas(), measurement, "")
+        fit = fitting.fitted_on(demo.penguins_pandas(), measurement, "")
         assert fit.n == by_r[measurement]["n"]
         for field in ("slope", "intercept", "r_squared"):
             assert getattr(fit, field) == pytest.approx(by_r[measurement][field], rel=1e-10), field

@@ -77,23 +77,24 @@ def make_fit_body_mass(data: Callable[[], pd.DataFrame]) -> Callable[[Context], 
         if "elicitation" not in ctx.client_capabilities:
             default = FitChoice().measurement
             note = f"Fitted on the default, {default}: the client cannot answer questions (no elicitation)."
-            return _fitted(data(), default, note)
+            return fitted_on(data(), default, note)
         answer = ctx.elicit("Fit body mass on which measurement?", FitChoice)
         if answer.action != "accept":
-            return _nothing(f"Nothing fitted: the user chose {answer.action}.")
+            return nothing_fitted(f"Nothing fitted: the user chose {answer.action}.")
         if not answer.content.proceed:
-            return _nothing("Nothing fitted: the user did not choose to proceed.")
-        return _fitted(data(), answer.content.measurement, "Fitted on the measurement the user chose.")
+            return nothing_fitted("Nothing fitted: the user did not choose to proceed.")
+        return fitted_on(data(), answer.content.measurement, "Fitted on the measurement the user chose.")
 
     return fit_body_mass
 
 
-def _fitted(frame: pd.DataFrame, measurement: str, note: str) -> BodyMassFit:
+def fitted_on(frame: pd.DataFrame, measurement: str, note: str) -> BodyMassFit:
     """Body mass fitted on ``measurement`` over the rows where neither is NA."""
     rows = frame[[measurement, "body_mass_g"]].dropna().to_numpy(dtype=float)
     line = least_squares(rows[:, 0], rows[:, 1])
     return BodyMassFit(True, measurement, line.slope, line.intercept, line.r_squared, line.n, note)
 
 
-def _nothing(note: str) -> BodyMassFit:
+def nothing_fitted(note: str) -> BodyMassFit:
+    """The result when nothing was fitted: the fit's fields null, ``note`` saying why."""
     return BodyMassFit(False, None, None, None, None, None, note)
