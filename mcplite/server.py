@@ -228,6 +228,7 @@ class McpServer:
         result_budget: int | Inherit | None = SERVER_BUDGET,
         wrap_rows: bool | None = None,
         task: Literal["optional", "required"] | None = None,
+        to_json: Mapping[str, Any] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
@@ -265,11 +266,13 @@ class McpServer:
         result_budget: int | Inherit | None = SERVER_BUDGET,
         wrap_rows: bool | None = None,
         task: Literal["optional", "required"] | None = None,
+        to_json: Mapping[str, Any] | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the server holds it (the clients that
         listen for tool list changes hear of it); ``wrap_rows=None`` follows the server's;
         ``task="optional"`` or ``"required"``: a client that declared the tasks extension gets a
-        task for a call (docs/tasks.md)."""
+        task for a call (docs/tasks.md); ``to_json``: the tool's own ``rv.to_json`` arguments on top
+        of the payload options (docs/typed-tools.md)."""
         tool = self.engine.tools.add_tool(
             function,
             name=name,
@@ -285,6 +288,7 @@ class McpServer:
             result_budget=result_budget,
             wrap_rows=self.wrap_rows if wrap_rows is None else wrap_rows,
             task=task,
+            to_json=to_json,
         )
         if task is not None and self.handlers.find("tasks/get") is None:
             for method in task_methods():

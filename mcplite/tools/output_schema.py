@@ -79,13 +79,56 @@ ZONE_NOTES = {
 carries no offset, so only the schema can say it."""
 
 
+EPOCH_NOTE = "A date-time: milliseconds since 1970-01-01 00:00:00 UTC"
+"""What a date-time field's schema says under ``posixt="epoch"`` (jsonlite's ``POSIXt``)."""
+
+
 def zone_note(options: JsonOptions) -> str:
-    """The description of a date-time field's zone under ``options``.
+    """The description of a date-time field's zone under ``options`` (a tool's ``to_json``
+    arguments included: ``posixt``, ``utc``, ``time_format``).
 
     >>> zone_note(JsonOptions(utc=True))
     'A date-time: the clock time in UTC, with no offset'
+    >>> zone_note(JsonOptions(posixt="ISO8601", utc=True))
+    'A date-time: the clock time in UTC, marked Z'
     """
+    if options.posixt == "epoch":
+        return EPOCH_NOTE
+    if options.time_format is not None:
+        zone = "in UTC" if options.utc else "in the value's own time zone"
+        return f"A date-time written with R's format {options.time_format!r}, {zone}"
+    if options.posixt == "ISO8601" and options.utc:
+        return "A date-time: the clock time in UTC, marked Z"
     return ZONE_NOTES[bool(options.utc)]
+
+
+def written_class(r_class: str, options: JsonOptions) -> str:
+    """The class jsonlite writes a value of ``r_class`` as under ``options``: a Date or date-time as
+    a number under ``date``/``posixt="epoch"``, a factor as its codes under ``factor="integer"``.
+
+    >>> written_class("Date", JsonOptions(date="epoch")), written_class("factor", JsonOptions())
+    ('double', 'factor')
+    """
+    if (r_class == "Date" and options.date == "epoch") or (
+        r_class == "POSIXct" and options.posixt == "epoch"
+    ):
+        return "double"
+    if r_class == "factor" and options.factor == "integer":
+        return "integer"
+    return r_class
+
+
+def _datetime_schema(options: JsonOptions) -> dict[str, Any]:
+    """A date-time's string as ``posixt``, ``utc``, ``time_format`` and ``digits_secs`` write it."""
+    if options.time_format is not None:
+        return {"type": "string"}  # any strftime format: no pattern can say it
+    seconds = "(\\.[0-9]+)?" if options.digits_secs else ""
+    if options.posixt == "ISO8601":
+        zone = "Z" if options.utc else ""
+        return {"type": "string", "pattern": f"^{_YEAR}-{_DAY}T{_TIME}{seconds}{zone}$"}
+    if not seconds:
+        return dict(_VALUES["POSIXct"])
+    return {"type": "string", "pattern": f"^{_YEAR}-{_DAY}( {_TIME}{seconds})?$"}
 
 
 def _noted(schema: dict[str, Any], r_class: str, options: JsonOptions) -> dict[str, Any]:
@@ -176,11 +219,21 @@ def r_class_of(shape: Shape) -> tuple[str, list[Any] | None]:
     raise NoOutputSchema(f"{type_name(shape.annotation)} has no output schema")
 
 
-def value_schema(r_class: str, levels: list[Any] | None = None) -> dict[str, Any]:
-    """The schema of one non-NA value of ``r_class`` (``levels``: the only values allowed)."""
+def value_schema(
+    r_class: str, levels: list[Any] | None = None, options: JsonOptions | None = None
+) -> dict[str, Any]:
+    """The schema of one non-NA value of ``r_class`` (``levels``: the only values allowed) as
+    jsonlite writes it under ``options`` (jsonlite's defaults when None).
+
+    >>> value_schema("factor", ["a", "b"], JsonOptions(factor="integer"))
+    {'enum': [1, 2]}
+    """
+    written = r_class if options is None else written_class(r_class, options)
     if levels is not None:
-        return {"enum": list(levels)}
-    return dict(_VALUES[r_class])
+        return {"enum": list(range(1, len(levels) + 1)) if written != r_class else list(levels)}
+    if r_class == "POSIXct" and written == r_class and options is not None:
+        return _datetime_schema(options)
+    return dict(_VALUES[written])
 
 
 def with_forms(schema: dict[str, Any], forms: list[Any]) -> dict[str, Any]:
@@ -214,10 +267,11 @@ def cell_schema(shape: Shape, options: JsonOptions) -> tuple[dict[str, Any], boo
     r_class, levels = r_class_of(arms[0]) if arms[0].kind != "vector" else ("", None)
     if not r_class:
         raise NoOutputSchema(f"a frame's column holds scalars, not {type_name(arms[0].annotation)}")
-    schema = value_schema(r_class, levels)
+    schema = value_schema(r_class, levels, options)
     if options.na is None:
         return _noted(schema, r_class, options), False
-    return _noted(with_forms(schema, na_forms(r_class, options.na)), r_class, options), True
+    forms = na_forms(written_class(r_class, options), options.na)
+    return _noted(with_forms(schema, forms), r_class, options), True
 
 
 def schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...] = ()) -> dict[str, Any]:
@@ -242,7 +296,8 @@ def _schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...]) -> d
         return null_schema(options)
     if kind in ("scalar", "vector"):
         r_class, _ = r_class_of(shape)
-        item = _noted(with_forms(value_schema(r_class), na_forms(r_class, options.na)), r_class, options)
+        forms = na_forms(written_class(r_class, options), options.na)
+        item = _noted(with_forms(value_schema(r_class, None, options), forms), r_class, options)
         return {"type": "array", "items": item} if kind == "vector" else item
     if kind in ("literal", "enum"):
         r_class_of(shape)  # refuses values of mixed types

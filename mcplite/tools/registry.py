@@ -36,6 +36,7 @@ from mcplite.tools.arguments import ArgumentBinder, SchemaBinder
 from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.frames import Misfit
 from mcplite.tools.header_params import HeaderParam, header_params
+from mcplite.tools.json_arguments import applied, checked_json_arguments
 from mcplite.tools.output_check import can_validate, output_misfit
 from mcplite.tools.output_schema import OBJECT_KINDS, NoOutputSchema, schema_of, wrapped_schema, wrapped_text
 from mcplite.tools.schema import description as doc_description
@@ -189,12 +190,15 @@ class RegisteredTool:
         self.task: str | None = None
         """Whether a client that declared the tasks extension gets a task for a call ("optional":
         it may, "required": it must; None: never)."""
+        self.json_arguments: dict[str, Any] = {}
+        """The tool's own ``to_json`` arguments, on top of each request's payload options."""
         self._listed: dict[JsonOptions, Tool] = {}
 
     def listed(self, options: JsonOptions) -> Tool:
         """The tool as listed under the payload options ``options`` (its derived output schema)."""
         if self.returns is None:
             return self.tool
+        options = applied(options, self.json_arguments)
         found = self._listed.get(options)
         if found is None:
             schema = schema_of(self.returns, options)
@@ -227,7 +231,9 @@ class RegisteredTool:
         """The tool's return value as a result, under the payload options the request read once
         (``options``); with an output schema, the value is the
         structured content. A typed tool's value is written as its declared type says, and a value
-        that does not fit is an error result naming where and what was expected."""
+        that does not fit is an error result naming where and what was expected. The tool's
+        ``to_json`` arguments apply on top of ``options``."""
+        options = applied(options, self.json_arguments)
         if self.returns is not None and not isinstance(value, CallToolResult):
             try:
                 x = typed_value(self.returns, value)
@@ -293,6 +299,7 @@ class ToolRegistry:
         result_budget: int | Inherit | None = SERVER_BUDGET,
         wrap_rows: bool = False,
         task: str | None = None,
+        to_json: Mapping[str, Any] | None = None,
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the registry holds it.
 
@@ -301,6 +308,7 @@ class ToolRegistry:
         it, and ``validate_output`` checks a hand-written schema on every call. ``input_schema``
         (a JSON Schema 2020-12 object schema; needs jsonschema) replaces the schema derived from the
         parameters: listed as written, and every call's arguments are checked against it.
+        ``to_json`` holds the tool's own ``rv.to_json`` arguments (:mod:`mcplite.tools.json_arguments`).
         """
         if not callable(function):
             raise TypeError(f"McpServer.tool: a tool is a function, not {shown(function)}")
@@ -345,6 +353,8 @@ class ToolRegistry:
             raise RuntimeError(f"{owner}: validate_output=True needs jsonschema (pip install jsonschema)")
         options = options_in_force()  # the listing's schema until a request reads its own
         returns = typed_return(function, structured, owner, options) if output_schema is None else None
+        json_arguments = checked_json_arguments(to_json, owner, typed=returns is not None)
+        options = applied(options, json_arguments)
         if returns is not None:
             output_schema = schema_of(returns, options)
             output_schema = wrapped_schema(output_schema) if wrap_rows else output_schema  # an object's as is
@@ -371,6 +381,7 @@ class ToolRegistry:
         if task not in TASK_SUPPORT:
             raise ValueError(f"{owner}: task must be 'optional', 'required' or None, not {task!r}")
         registered.task = task
+        registered.json_arguments = json_arguments
         self._tools[tool_name] = registered
         return registered
 
