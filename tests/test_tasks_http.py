@@ -57,6 +57,14 @@ def make_server() -> McpServer:
         answer = ctx.elicit(f"Delete {filename}?", schema)
         return f"{filename}: ok={answer.content['ok']}"
 
+    @server.tool(task="optional")
+    def twice(ctx: Context) -> str:
+        """Asks the same question (the same key) twice."""
+        schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+        first = ctx.elicit("A number?", schema, key="number")
+        second = ctx.elicit("Another number?", schema, key="number")
+        return f"{first.content['n']},{second.content['n']}"
+
     @server.tool(task="required")
     def batch() -> str:
         """Only as a task."""
@@ -187,6 +195,22 @@ def test_a_question_waits_in_input_required_until_tasks_update(url: str) -> None
     assert done["result"]["content"][0]["text"] == "a.csv: ok=True"
 
 
+def test_a_key_is_never_reused_within_a_task(url: str) -> None:
+    created = result(url, "tools/call", {"name": "twice", "arguments": {}})
+    keys = []
+    for n in (1, 2):
+        waiting = until(url, created["taskId"], {"input_required"})
+        [key] = waiting["inputRequests"]
+        while key in keys:  # the first answer may not have been taken up yet
+            time.sleep(0.02)
+            [key] = until(url, created["taskId"], {"input_required"})["inputRequests"]
+        keys.append(key)
+        answer = types.ElicitResult(action="accept", content={"n": n}).model_dump(mode="json", by_alias=True)
+        result(url, "tasks/update", {"taskId": created["taskId"], "inputResponses": {key: answer}})
+    assert keys[0] == "number" and keys[1] != "number"
+    assert until(url, created["taskId"], {"completed"})["result"]["content"][0]["text"] == "1,2"
+
+
 def test_a_task_is_private_to_its_token_and_to_clients_of_the_extension(url: str) -> None:
     created = result(url, "tools/call", {"name": "wait", "arguments": {"seconds": 0.1}}, token="alice")
     assert get(url, created["taskId"], token="alice")["taskId"] == created["taskId"]
@@ -210,6 +234,7 @@ def test_a_protocol_error_fails_the_task_with_the_error(url: str) -> None:
     created = result(url, "tools/call", {"name": "needs_sampling_tools", "arguments": {}})
     done = until(url, created["taskId"], {"completed", "failed"})
     assert done["status"] == "failed" and "result" not in done
+    assert "Missing required client capability" in done["statusMessage"]
     assert done["error"]["code"] == -32021
     assert done["error"]["data"] == {"requiredCapabilities": {"sampling": {"tools": {}}}}
 

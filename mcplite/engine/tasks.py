@@ -71,12 +71,15 @@ class TaskAsker:
                     {"requiredCapabilities": needed},
                 )
             )
-        keys = []
-        with self._lock:
-            for ask in asks:
-                self._count += 1
-                keys.append(ask.key if ask.key is not None else f"{self._count}:{ask.digest()}")
         record = self._record
+        keys = []
+        with self._lock, record.changed:
+            for ask in asks:  # a key is never reused within a task, the ask's own key included
+                self._count += 1
+                key = ask.key if ask.key is not None else f"{self._count}:{ask.digest()}"
+                if key in record.answers or key in record.pending or key in keys:
+                    key = f"{key}#{self._count}"
+                keys.append(key)
         with record.changed:
             for key, ask in zip(keys, asks):
                 if key not in record.answers:
@@ -156,6 +159,7 @@ def settle(record: TaskRecord, line: bytes) -> None:
                 error = {"code": -32603, "message": "Internal error: the task ended without an answer"}
             record.error = error
             record.status = "failed"
+            record.status_message = f"the call failed: {error.get('message')!s:.300}"
         record.updated_at = now_iso()
         record.changed.notify_all()
 
@@ -170,6 +174,7 @@ def fail(record: TaskRecord, code: int, message: str, data: Any = None) -> None:
             return
         record.error = error
         record.status = "failed"
+        record.status_message = f"the call failed: {message:.300}"
         record.updated_at = now_iso()
         record.changed.notify_all()
 
