@@ -4,9 +4,10 @@ The layers, lowest first, are :data:`ORDER`: a module imports only from its own 
 below it, so no circle runs between subpackages. The value classes reach what is defined above them
 (``build``, ``as_r``, the constructors, printing) through ``rvalues.model.bindings``, bound by the
 package ``__init__`` files; JSON encoders reach the generic through ``ctx.encode``. Inside a
-subpackage, modules form as few circles as could be reached (:data:`LARGEST_CIRCLE`); imports made
-inside functions are few and say why. Above the model, values are made with
-``rvalues.model.build.build``, never ``SomeClass._wrap``.
+subpackage, modules form no circle (:data:`LARGEST_CIRCLE`), counting every import too: where the
+type checker needs a class from above, a ``Protocol`` describes it (``model.base.Names``,
+``model.classes.Classed``); imports made inside functions are few and say why. Above the model,
+values are made with ``rvalues.model.build.build``, never ``SomeClass._wrap``.
 ``python -m tests.test_rvalues_layers`` prints the graph, the circles and the late imports.
 """
 
@@ -49,7 +50,7 @@ FUNCTION_LEVEL_IMPORTS_AT_MOST = 1
 """Imports of rvalues modules made inside functions; lower it when one goes, never raise it."""
 
 LARGEST_CIRCLE: dict[str, int] = {}
-"""Subpackage -> the most modules in one import circle inside it (runtime imports); others have none.
+"""Subpackage -> the most modules in one import circle inside it (every import); others have none.
 Lower a number when a circle shrinks, never raise it (``convert/numpy`` <-> ``objects`` went: the
 typed readers live in ``convert/typed``)."""
 
@@ -138,8 +139,9 @@ def subpackage_graph() -> dict[str, set[str]]:
     return graph
 
 
-def module_graph(within: str) -> dict[str, set[str]]:
-    """Module -> the modules of the same subpackage it imports when it runs (``TYPE_CHECKING`` aside).
+def module_graph(within: str, type_checking: bool = True) -> dict[str, set[str]]:
+    """Module -> the modules of the same subpackage it imports (with ``type_checking`` False, only
+    those it imports when it runs).
 
     ``from rvalues.json import numbers`` counts as importing ``rvalues.json.numbers`` and the
     package ``rvalues.json`` (whose ``__init__`` imports most of the subpackage).
@@ -151,8 +153,8 @@ def module_graph(within: str) -> dict[str, set[str]]:
         if module not in graph:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node, _, type_checking in _walk(tree, False, False):
-            if type_checking:
+        for node, _, for_the_checker in _walk(tree, False, False):
+            if for_the_checker and not type_checking:
                 continue
             for target in _targets(node, module, path.name == "__init__.py"):
                 names = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []  # type: ignore[attr-defined]
@@ -252,6 +254,8 @@ def test_no_cycle_between_subpackages_counting_every_import() -> None:
 
 
 def test_circles_inside_subpackages_do_not_grow() -> None:
+    """Counting imports under ``TYPE_CHECKING`` and in functions: a circle kept only for the type
+    checker is a circle a reader still has to follow."""
     largest = {}
     for name in ORDER:
         found = circles(module_graph(name))

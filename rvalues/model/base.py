@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
 
@@ -15,8 +15,32 @@ from rvalues.model.classes import r_class
 from rvalues.model.identical import same_value, value_hash
 from rvalues.model.storage import lock_data
 
-if TYPE_CHECKING:
-    from rvalues.model.vectors import Character
+
+class Names(Protocol):
+    """What :attr:`RValue.names` gives: a :class:`rvalues.model.vectors.Character` (a protocol, so the
+    root of the model need not import the vectors built on it).
+
+    >>> from rvalues import Integer
+    >>> Integer([1, 2]).with_names(["a", "b"]).names.tolist()
+    ['a', 'b']
+    """
+
+    r_type: ClassVar[str]
+
+    @property
+    def data(self) -> Any: ...
+
+    @property
+    def attributes(self) -> Mapping[str, RValue]: ...
+
+    def __len__(self) -> int: ...
+
+    def tolist(self) -> list[Any]: ...
+
+    def na_mask(self) -> Any: ...
+
+    def without_attributes(self) -> Any: ...
+
 
 EMPTY_ATTRIBUTES: Mapping[str, RValue] = MappingProxyType({})
 
@@ -98,7 +122,7 @@ class RValue:
         return len(self._data)
 
     @property
-    def names(self) -> Character | None:
+    def names(self) -> Names | None:
         """The ``names`` attribute, or None where the value has none."""
         return self._attributes.get("names")  # type: ignore[return-value]
 

@@ -5,10 +5,26 @@ attributes, :func:`rvalues.model.attributes.check_class_invariants`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from rvalues.model.base import RValue
+
+class Attribute(Protocol):
+    """An attribute's value, as the class readers see it (an :class:`rvalues.model.base.RValue`)."""
+
+    @property
+    def data(self) -> Any: ...
+
+
+class Classed(Protocol):
+    """A value, as the class readers see it: its R type and attributes (an
+    :class:`rvalues.model.base.RValue`; a protocol, since ``base`` imports this module)."""
+
+    @property
+    def r_type(self) -> str: ...
+
+    @property
+    def attributes(self) -> Mapping[str, Attribute]: ...
+
 
 _IMPLICIT = {
     "logical": "logical",
@@ -22,13 +38,13 @@ _IMPLICIT = {
 }
 
 
-def explicit_class(attributes: Mapping[str, RValue]) -> tuple[str, ...]:
+def explicit_class(attributes: Mapping[str, Attribute]) -> tuple[str, ...]:
     """R's ``oldClass(x)``: the class attribute, or an empty tuple."""
     cls = attributes.get("class")
     return () if cls is None else tuple(cls.data.tolist())
 
 
-def r_class(value: RValue) -> tuple[str, ...]:
+def r_class(value: Classed) -> tuple[str, ...]:
     """R's ``class(x)``: the class attribute, else the implicit class (R 4.x).
 
     >>> from rvalues import matrix, Double
@@ -38,7 +54,7 @@ def r_class(value: RValue) -> tuple[str, ...]:
     return explicit_class(value.attributes) or implicit_class(value)
 
 
-def implicit_class(value: RValue) -> tuple[str, ...]:
+def implicit_class(value: Classed) -> tuple[str, ...]:
     """R's ``class(unclass(x))``: the class a value has without its class attribute.
 
     >>> from rvalues import Double
