@@ -110,11 +110,6 @@ def is_request_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def response(request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
-    """A successful response."""
-    return {"jsonrpc": "2.0", "id": request_id, "result": result}
-
-
 def error_response(request_id: RequestId | None, error: RpcError) -> dict[str, Any]:
     """An error response; ``id`` is null where the request's id could not be read.
 

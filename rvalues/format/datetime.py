@@ -190,12 +190,6 @@ def zone_abbreviations(seconds: np.ndarray, tzone: str | None) -> np.ndarray:
     return _each_instant(seconds, _display_zone(tzone), lambda t: t.tzname() or "")
 
 
-def local_fields(seconds: np.ndarray, tzone: str | None) -> tuple[np.ndarray, np.ndarray]:
-    """(days, second of day) of the wall clock for whole seconds since the epoch."""
-    local = seconds + utc_offsets(seconds, tzone)
-    return np.floor_divide(local, 86400), np.mod(local, 86400)
-
-
 def dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` for int64 (or integral float) values, in O(n)
     when they span a modest range.

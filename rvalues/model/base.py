@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
 
-from rvalues.errors import RValueError, shorten
+from rvalues.errors import shorten
 from rvalues.model.bindings import BOUND
 from rvalues.model.classes import r_class
 from rvalues.model.identical import same_value, value_hash
@@ -217,10 +217,3 @@ def identical(x: Any, y: Any) -> bool:
     False
     """
     return isinstance(x, RValue) and isinstance(y, RValue) and same_value(x, y)
-
-
-def check_type(value: Any, what: str) -> RValue:
-    """Raise a clear error unless ``value`` is an R value."""
-    if not isinstance(value, RValue):
-        raise RValueError(f"{what} must be an R value, not {type(value).__name__} ({shorten(value)})")
-    return value
