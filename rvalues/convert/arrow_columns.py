@@ -27,7 +27,7 @@ from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.lists import NULL
-from rvalues.model.storage import freeze
+from rvalues.model.storage import freeze, lock_shared
 from rvalues.model.strings import shorten
 from rvalues.model.vectors import Character
 from rvalues.na import NA_INTEGER, NA_REAL
@@ -41,6 +41,8 @@ _EXACT_POWER = 22
 """10**22 is the largest power of ten a double holds exactly."""
 _CHECK_BYTES_FROM = 1000
 """From this many strings on, Arrow's bytes are searched for NUL instead of the Python strings."""
+_SHARE_FROM = 4096
+"""Numbers of at least this many bytes share Arrow's buffer; fewer are copied (see ``_shared``)."""
 _OFFSET = re.compile(r"^[+-]\d\d:?\d\d$")
 
 
@@ -69,12 +71,13 @@ def column(array: Any, where: str) -> RValue:
     types = pyarrow().types
     kind = array.type
     if types.is_integer(kind):
-        return _integers(_values(array), _missing(array), where)
+        return _integers(array, where)
     if types.is_floating(kind):
+        if types.is_float64(kind) and not array.null_count:
+            return build("double", _shared(array, np.dtype(np.float64)))  # NaN stays NaN
         return convert_flat(_values(array), _missing(array), where)  # NaN stays NaN, null -> NA
     if types.is_boolean(kind):
-        flags = array.fill_null(False).to_numpy(zero_copy_only=False)
-        return convert_flat(flags, _missing(array), where)
+        return _logicals(array)
     if types.is_string(kind) or types.is_large_string(kind) or types.is_string_view(kind):
         return _strings(array, where)
     if types.is_dictionary(kind):
@@ -116,13 +119,31 @@ def _missing(array: Any) -> np.ndarray | None:
     return out
 
 
-def _integers(values: np.ndarray, missing: np.ndarray | None, where: str) -> RValue:
-    """Integers by numpy's rule; int32 with nulls in one copy where no value is R's NA bit pattern."""
-    if values.dtype == np.int32 and missing is not None and len(values) and values.min() != NA_INTEGER:
+def _integers(array: Any, where: str) -> RValue:
+    """Integers by numpy's rule; int32 where no value is R's NA bit pattern: Arrow's buffer shared
+    without nulls, else one copy."""
+    values, missing = _values(array), _missing(array)
+    if values.dtype == np.int32 and len(values) and values.min() != NA_INTEGER:
+        if missing is None:
+            return build("integer", _shared(array, values.dtype))
         out = values.copy()
         out[missing] = NA_INTEGER
         return build("integer", out)
     return integers(values, missing, where)
+
+
+def _logicals(array: Any) -> RValue:
+    """A bool array as logical: Arrow's value bits unpacked by numpy, then NA where null."""
+    buffer = array.buffers()[1]
+    if buffer is None or not len(array):
+        return build("logical", np.zeros(len(array), dtype=np.int32))
+    start = array.offset
+    bits = np.unpackbits(np.frombuffer(buffer, dtype=np.uint8), count=start + len(array), bitorder="little")
+    out = bits[start:].astype(np.int32)
+    missing = _missing(array)
+    if missing is not None:
+        out[missing] = NA_INTEGER
+    return build("logical", out)
 
 
 def _values(array: Any) -> np.ndarray:
@@ -131,6 +152,21 @@ def _values(array: Any) -> np.ndarray:
     numeric = pyarrow().types.is_integer(kind) or pyarrow().types.is_floating(kind)
     dtype = np.dtype(kind.to_pandas_dtype() if numeric else f"int{kind.bit_width}")  # dates, times: ints
     return _values_of_width(array, dtype)
+
+
+def _shared(array: Any, dtype: np.dtype) -> np.ndarray:
+    """The values buffer as locked storage without a copy: read-only, and keeping Arrow's buffer alive.
+
+    >>> import pyarrow as pa
+    >>> _shared(pa.array([1.5, 2.5]), np.dtype(np.float64)).flags.writeable
+    False
+    """
+    values = _values_of_width(array, dtype)
+    if values.nbytes < _SHARE_FROM:  # a copy: cheaper, and a short slice holds no large buffer alive
+        return freeze(values)
+    buffer = memoryview(array.buffers()[1]).toreadonly()  # Arrow's memory may be mutable; R's is not
+    at = array.offset * dtype.itemsize
+    return lock_shared(np.frombuffer(buffer, dtype=dtype, count=len(array), offset=at))
 
 
 def _values_of_width(array: Any, dtype: np.dtype) -> np.ndarray:

@@ -99,6 +99,19 @@ def freeze(array: np.ndarray, *, checked: bool = False) -> np.ndarray:
     return np.asarray(_Lock(array))
 
 
+def lock_shared(view: np.ndarray) -> np.ndarray:
+    """Locked storage over memory another library owns and does not change (an Arrow buffer), without
+    a copy. ``view`` must be read-only; the result keeps it, and so that memory, alive.
+
+    >>> shared = lock_shared(np.frombuffer(memoryview(b"\\0" * 16).toreadonly(), dtype=np.float64))
+    >>> is_locked(shared), shared.tolist()
+    (True, [0.0, 0.0])
+    """
+    if view.flags.writeable:
+        raise ValueError("lock_shared: expected a read-only view, got a writable array")
+    return np.asarray(_Lock(view))
+
+
 def few_locked(values: list[Any], typecode: str) -> np.ndarray:
     """Locked storage of a few Python numbers, written straight into ``bytes`` (typecode "i": int32,
     "d": float64): about half the cost of an array that ``freeze`` then copies.
