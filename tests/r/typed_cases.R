@@ -1,7 +1,8 @@
 # typed_cases.R IN.json OUT.json
 # The R oracle for typed tools: builds each value from a plain description (not from mcplite's R
 # values) and writes it with jsonlite, in one R process for many cases.
-# A case is {"value": NODE, "options": {"auto_unbox": bool, "null": "null"|"list", "na": absent|"null"|"string"}}.
+# A case is {"value": NODE, "options": {"auto_unbox": bool, "null": "null"|"list", "na": absent|"null"|"string"}},
+# with optional "args": more toJSON arguments by jsonlite's names (POSIXt, UTC, digits: {"NA": true} or {"I": n}, ...).
 # NODE is one of
 #   {"frame": [COLUMN, ...]}          data.frame(..., check.names = FALSE): names kept as given
 #   {"record": [{"name", "node"}]}    a named list
@@ -65,6 +66,13 @@ answer <- function(case) {
     o <- case$options
     call <- list(build(case$value), auto_unbox = isTRUE(o$auto_unbox), null = o$null)
     if (!is.null(o$na)) call$na <- o$na
+    # "args": more toJSON arguments; digits {"NA": true} is NA, {"I": n} is I(n); digits.secs is an option
+    for (name in setdiff(names(case$args), "digits.secs")) {
+      v <- case$args[[name]]
+      call[[name]] <- if (is.list(v) && isTRUE(v$`NA`)) NA else if (is.list(v)) I(v$I) else v
+    }
+    old <- options(digits.secs = case$args$digits.secs)
+    on.exit(options(old))
     list(json = as.character(do.call(toJSON, call)))
   }, error = function(e) list(error = conditionMessage(e)))
 }
