@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypedDict, TypeVar, Unpack, overload
 
 from mcplite.engine.handlers import Engine, HandlerTable
 from mcplite.engine.methods import standard_table
@@ -30,7 +30,7 @@ from mcplite.features.resources import RegisteredResource
 from mcplite.features.result_store import MemoryStore, ResultPolicy, ResultStore
 from mcplite.features.subscriptions import SubscriptionLimits
 from mcplite.features.task_store import TaskStore
-from mcplite.payload.budget import DEFAULT_MAX_RESULT_BYTES, DEFAULT_RESULT_BUDGET, SERVER_BUDGET, Inherit
+from mcplite.payload.budget import DEFAULT_MAX_RESULT_BYTES, DEFAULT_RESULT_BUDGET, Inherit
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
@@ -42,6 +42,35 @@ from mcplite.transports.http.serve import serve_http
 from mcplite.transports.stdio import serve_stdio
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _PassedOn(TypedDict, total=False):
+    """The tool options the server hands to its registry as they are."""
+
+    name: str | None
+    title: str | None
+    description: str | None
+    annotations: ToolAnnotations | Mapping[str, Any] | None
+    output_schema: dict[str, Any] | None
+    icons: Iterable[Any] | None
+    meta: dict[str, Any] | None
+    structured: bool | None
+    input_schema: dict[str, Any] | None
+    result_budget: int | Inherit | None
+    task: Literal["optional", "required"] | None
+    to_json: Mapping[str, Any] | None
+
+
+class ToolOptions(_PassedOn, total=False):
+    """The keyword arguments of ``@server.tool(...)`` and ``server.add_tool(function, ...)``, written once.
+
+    ``wrap_rows=None`` follows the server's; ``task="optional"`` or ``"required"``: a client that
+    declared the tasks extension gets a task for a call (docs/tasks.md); ``to_json``: the tool's
+    own ``rv.to_json`` arguments on top of the payload options (docs/typed-tools.md). Left out,
+    ``result_budget`` is the server's.
+    """
+
+    wrap_rows: bool | None
 
 
 class McpServer:
@@ -213,23 +242,7 @@ class McpServer:
     def tool(self, function: F, /) -> F: ...
 
     @overload
-    def tool(
-        self,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: ToolAnnotations | Mapping[str, Any] | None = None,
-        output_schema: dict[str, Any] | None = None,
-        icons: Iterable[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        structured: bool | None = None,
-        input_schema: dict[str, Any] | None = None,
-        result_budget: int | Inherit | None = SERVER_BUDGET,
-        wrap_rows: bool | None = None,
-        task: Literal["optional", "required"] | None = None,
-        to_json: Mapping[str, Any] | None = None,
-    ) -> Callable[[F], F]: ...
+    def tool(self, **options: Unpack[ToolOptions]) -> Callable[[F], F]: ...
 
     def tool(self, function: Any = None, /, **options: Any) -> Any:  # type: ignore[misc]
         """Register a function as a tool: ``@server.tool`` or ``@server.tool(name=..., ...)``.
@@ -250,47 +263,18 @@ class McpServer:
 
         return register
 
-    def add_tool(
-        self,
-        function: Callable[..., Any],
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: ToolAnnotations | Mapping[str, Any] | None = None,
-        output_schema: dict[str, Any] | None = None,
-        icons: Iterable[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        structured: bool | None = None,
-        input_schema: dict[str, Any] | None = None,
-        result_budget: int | Inherit | None = SERVER_BUDGET,
-        wrap_rows: bool | None = None,
-        task: Literal["optional", "required"] | None = None,
-        to_json: Mapping[str, Any] | None = None,
-    ) -> RegisteredTool:
-        """Register ``function`` as a tool and return how the server holds it (the clients that
-        listen for tool list changes hear of it); ``wrap_rows=None`` follows the server's;
-        ``task="optional"`` or ``"required"``: a client that declared the tasks extension gets a
-        task for a call (docs/tasks.md); ``to_json``: the tool's own ``rv.to_json`` arguments on top
-        of the payload options (docs/typed-tools.md)."""
+    def add_tool(self, function: Callable[..., Any], **options: Unpack[ToolOptions]) -> RegisteredTool:
+        """Register ``function`` as a tool (the options: :class:`ToolOptions`) and return how the
+        server holds it; the clients that listen for tool list changes hear of it."""
+        wrap_rows = options.pop("wrap_rows", None)
+        passed_on: _PassedOn = options
         tool = self.engine.tools.add_tool(
             function,
-            name=name,
-            title=title,
-            description=description,
-            annotations=annotations,
-            output_schema=output_schema,
-            icons=icons,
-            meta=meta,
-            structured=structured,
+            **passed_on,
             validate_output=self.validate_output,
-            input_schema=input_schema,
-            result_budget=result_budget,
             wrap_rows=self.wrap_rows if wrap_rows is None else wrap_rows,
-            task=task,
-            to_json=to_json,
         )
-        if task is not None and self.handlers.find("tasks/get") is None:
+        if options.get("task") is not None and self.handlers.find("tasks/get") is None:
             for method in task_methods():
                 self.handlers.add(method)
         self.notify_tools_changed()
