@@ -139,9 +139,34 @@ TYPE_CHANGING = (
 )
 """The cases whose R text the default arguments' schema refuses (a field's type or pattern changes)."""
 
+MANY = 400
+WIDE = [i / 7 for i in range(MANY)]
+MANY_SECONDS = [1704063606.0 + 3600 * i for i in range(MANY)]
+
+MORE_R: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "many": (
+        {
+            "frame": [
+                {"name": "x", **_column("double", WIDE)},
+                {"name": "at", **_column("POSIXct", MANY_SECONDS, tz=ZONE)},
+            ]
+        },
+        CASES["iso_utc"][1] | CASES["digits_na"][1],
+    ),
+    "wrapped": (READING_R["record"][0]["node"], CASES["factor_integer"][1] | CASES["date_epoch"][1]),
+}
+"""R's cases for the cut result's rows and for the wrapped rows' tool."""
+
+
 server = mcplite.McpServer("to-json", version="1.0.0")
 for _name, (_arguments, _) in CASES.items():
     server.add_tool(reading, name=_name, description=f"A reading under {_arguments}.", to_json=_arguments)
+
+
+@server.tool(wrap_rows=True, to_json={"factor": "integer", "date": "epoch"})
+def wrapped() -> Annotated[pd.DataFrame, mcplite.Rows(Row)]:
+    """A reading's rows, wrapped for clients before 2026-07-28."""
+    return reading().rows
 
 
 @pytest.fixture(scope="module")
@@ -157,13 +182,15 @@ def url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def r_json() -> dict[str, str]:
-    """What jsonlite writes for each tool's value under its arguments (default payload options)."""
+    """What jsonlite writes for each tool's value under its arguments (default payload options), and
+    for the other tools below: one Rscript run for the module."""
     if RSCRIPT is None:
         pytest.skip("needs Rscript (R with jsonlite)")
-    cases = [{"value": READING_R, "options": r_options({}), "args": r} for _, r in CASES.values()]
-    answers = r_writes(cases)
+    cases = {name: (READING_R, r) for name, (_, r) in CASES.items()}
+    cases |= {name: (node, r) for name, (node, r) in MORE_R.items()}
+    answers = r_writes([{"value": node, "options": r_options({}), "args": r} for node, r in cases.values()])
     assert all("json" in answer for answer in answers), answers
-    return {name: answer["json"] for name, answer in zip(CASES, answers, strict=True)}
+    return {name: answer["json"] for name, answer in zip(cases, answers, strict=True)}
 
 
 def listed_schema(client: Client, name: str) -> dict[str, Any]:
@@ -259,30 +286,10 @@ def test_an_untyped_tool_may_shape_its_text() -> None:
     )
 
 
-MANY = 400
-WIDE = [i / 7 for i in range(MANY)]
-MANY_SECONDS = [1704063606.0 + 3600 * i for i in range(MANY)]
-
-
-@pytest.fixture(scope="module")
-def r_many() -> str:
-    if RSCRIPT is None:
-        pytest.skip("needs Rscript (R with jsonlite)")
-    frame = {
-        "frame": [
-            {"name": "x", **_column("double", WIDE)},
-            {"name": "at", **_column("POSIXct", MANY_SECONDS, tz=ZONE)},
-        ]
-    }
-    (answer,) = r_writes(
-        [{"value": frame, "options": r_options({}), "args": CASES["iso_utc"][1] | CASES["digits_na"][1]}]
-    )
-    text: str = answer["json"]
-    return text
-
-
 @pytest.mark.parametrize("version", VERSIONS)
-def test_a_cut_results_head_and_pages_are_written_with_the_tools_arguments(r_many: str, version: str) -> None:
+def test_a_cut_results_head_and_pages_are_written_with_the_tools_arguments(
+    r_json: dict[str, str], version: str
+) -> None:
     frame = pd.DataFrame({"x": WIDE, "at": pd.to_datetime(MANY_SECONDS, unit="s", utc=True).tz_convert(ZONE)})
     paged = mcplite.McpServer("paged")
 
@@ -305,6 +312,18 @@ def test_a_cut_results_head_and_pages_are_written_with_the_tools_arguments(r_man
     for text in texts:
         rows += json.loads(text)
     assert len(texts) > 2
+    r_many = r_json["many"]
     assert rows == json.loads(r_many)
     # each piece is jsonlite's text of its rows: the pieces joined are R's text of the whole
     assert ",".join(text[1:-1] for text in texts) == r_many[1:-1]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+async def test_wrapped_rows_take_the_tools_arguments(url: str, r_json: dict[str, str], version: str) -> None:
+    """``wrap_rows``: the text is R's text of the rows, the structured content ``{"result": rows}``,
+    and the SDK client takes it under the listed (wrapped) schema."""
+    async with sdk_client(url, version, {}) as client:
+        result = await client.call_tool("wrapped", {})
+    assert not result.is_error, result.content[0].text
+    assert [block.text for block in result.content] == [r_json["wrapped"]]
+    assert result.structured_content == {"result": json.loads(r_json["wrapped"])}
