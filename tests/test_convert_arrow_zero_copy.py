@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -109,3 +110,13 @@ def test_shared_columns_write_the_json_jsonlite_writes() -> None:
     assert np.shares_memory(frame.data[0].data, _buffer_view(table.column("x").chunk(0), np.float64))
     assert rv.to_json(frame, dataframe="columns", digits=None, na="string") == columns
     assert rv.to_json(frame, digits=None) == rows
+
+
+def test_rs_na_pattern_under_nulls_stays_an_integer_na() -> None:
+    value = rv.Integer([1, None, -3] * 1000)
+    arrow = rv.to_arrow(value)  # R's NA pattern stays under Arrow's nulls
+    assert np.frombuffer(arrow.buffers()[1], dtype=np.int32).min() == -(2**31)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = rv.as_r(arrow)
+    assert rv.identical(again, value)

@@ -11,6 +11,7 @@ vectorized pass, numbers are read in place and copied once, strings come from Ar
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 from types import ModuleType
 from typing import Any
@@ -57,6 +58,12 @@ def pyarrow() -> ModuleType:
         ) from None
 
 
+@functools.cache
+def _compute() -> ModuleType:
+    """pyarrow.compute, whose kernels fill nulls into a new buffer of Arrow's pool in one pass."""
+    return importlib.import_module("pyarrow.compute")
+
+
 def combined(chunked: Any) -> Any:
     """A ChunkedArray as one Array: concatenated once (dictionaries unified first), or its only chunk."""
     if chunked.num_chunks == 1:
@@ -73,8 +80,8 @@ def column(array: Any, where: str) -> RValue:
     if types.is_integer(kind):
         return _integers(array, where)
     if types.is_floating(kind):
-        if types.is_float64(kind) and not array.null_count:
-            return build("double", _shared(array, np.dtype(np.float64)))  # NaN stays NaN
+        if types.is_float64(kind):  # NaN stays NaN, null -> NA
+            return build("double", _filled(array, NA_REAL))
         return convert_flat(_values(array), _missing(array), where)  # NaN stays NaN, null -> NA
     if types.is_boolean(kind):
         return _logicals(array)
@@ -121,15 +128,16 @@ def _missing(array: Any) -> np.ndarray | None:
 
 def _integers(array: Any, where: str) -> RValue:
     """Integers by numpy's rule; int32 where no value is R's NA bit pattern: Arrow's buffer shared
-    without nulls, else one copy."""
-    values, missing = _values(array), _missing(array)
-    if values.dtype == np.int32 and len(values) and values.min() != NA_INTEGER:
-        if missing is None:
-            return build("integer", _shared(array, values.dtype))
-        out = values.copy()
-        out[missing] = NA_INTEGER
-        return build("integer", out)
-    return integers(values, missing, where)
+    (without nulls) or filled by Arrow."""
+    values = _values(array)
+    if values.dtype == np.int32 and len(values):
+        if values.min() != NA_INTEGER:
+            return build("integer", _filled(array, NA_INTEGER))
+        if array.null_count:  # R's NA under nulls (as to_arrow leaves it) is no value
+            filled = _filled(array, NA_INTEGER)
+            if np.count_nonzero(filled == NA_INTEGER) == array.null_count:
+                return build("integer", filled)
+    return integers(values, _missing(array), where)
 
 
 def _logicals(array: Any) -> RValue:
@@ -152,6 +160,20 @@ def _values(array: Any) -> np.ndarray:
     numeric = pyarrow().types.is_integer(kind) or pyarrow().types.is_floating(kind)
     dtype = np.dtype(kind.to_pandas_dtype() if numeric else f"int{kind.bit_width}")  # dates, times: ints
     return _values_of_width(array, dtype)
+
+
+def _filled(array: Any, na: float) -> np.ndarray:
+    """An int32 or float64 array as locked storage, nulls as ``na`` (R's NA bit pattern, kept): the
+    array's own buffer without nulls, else a new one Arrow fills in one pass (its pool reuses memory).
+
+    >>> import pyarrow as pa
+    >>> _filled(pa.array([1, None, 3], pa.int32()), NA_INTEGER).tolist()
+    [1, -2147483648, 3]
+    """
+    kind = array.type
+    if array.null_count:
+        array = _compute().fill_null(array, pyarrow().scalar(na, kind))
+    return _shared(array, np.dtype(kind.to_pandas_dtype()))
 
 
 def _shared(array: Any, dtype: np.dtype) -> np.ndarray:
@@ -205,23 +227,26 @@ def has_nul(array: Any) -> bool:
 
 def _factor(array: Any, where: str) -> RValue:
     """A dictionary array as a factor: the dictionary's order is the levels' order, ``ordered`` kept."""
+    dictionary = array.dictionary
+    kind = _ORDERED if array.type.ordered else _FACTOR
+    if not dictionary.null_count:  # codes + 1, nulls as NA: two passes of Arrow's
+        compute, pa = _compute(), pyarrow()
+        # values under nulls may be anything; indices past int32 cannot index a dictionary
+        indices = compute.cast(array.indices, pa.int32(), safe=False)
+        codes = _filled(compute.add(indices, pa.scalar(1, pa.int32())), NA_INTEGER)
+        return build("integer", codes, {"levels": _levels(dictionary, where), "class": kind})
+    # a null level: its codes are NA, the later levels move down one
     codes = _values(array.indices)
-    missing = _missing(array)
     if codes.dtype.kind == "u" and codes.dtype.itemsize >= 4:  # uint32 (polars) and wider: past int32
         codes = codes.astype(np.int64)
-    dictionary = array.dictionary
-    if dictionary.null_count:  # a null level: its codes are NA, the later levels move down one
-        absent = dictionary.is_null().to_numpy(zero_copy_only=False)
-        at = np.clip(codes, 0, len(absent) - 1)  # codes under nulls may point anywhere
-        missing = absent[at] if missing is None else (missing | absent[at])
-        codes = codes - np.cumsum(absent)[at]
-        dictionary = dictionary.drop_null()
-    out = codes.astype(np.int32)  # the one copy (indices past int32 cannot index a dictionary)
+    missing = _missing(array)
+    absent = dictionary.is_null().to_numpy(zero_copy_only=False)
+    at = np.clip(codes, 0, len(absent) - 1)  # codes under nulls may point anywhere
+    missing = absent[at] if missing is None else (missing | absent[at])
+    out = (codes - np.cumsum(absent)[at]).astype(np.int32)
     out += 1
-    if missing is not None:
-        out[missing] = NA_INTEGER
-    levels = _levels(dictionary, where)
-    return build("integer", out, {"levels": levels, "class": _ORDERED if array.type.ordered else _FACTOR})
+    out[missing] = NA_INTEGER
+    return build("integer", out, {"levels": _levels(dictionary.drop_null(), where), "class": kind})
 
 
 def _levels(dictionary: Any, where: str) -> RValue:
@@ -242,13 +267,13 @@ def _levels(dictionary: Any, where: str) -> RValue:
 
 
 def _dates(array: Any) -> RValue:
-    missing = _missing(array)
-    days = _values(array).astype(np.float64)
-    if pyarrow().types.is_date64(array.type):
-        days /= _MS_PER_DAY
-    if missing is not None:
-        days[missing] = NA_REAL
-    return build("double", days, {"class": _DATE_CLASS})
+    """date32 (days) and date64 (milliseconds) as Date: days as doubles, computed by Arrow."""
+    compute, pa = _compute(), pyarrow()
+    wide = pa.types.is_date64(array.type)
+    days = compute.cast(array.view(pa.int64() if wide else pa.int32()), pa.float64())
+    if wide:
+        days = compute.divide(days, pa.scalar(float(_MS_PER_DAY)))
+    return build("double", _filled(days, NA_REAL), {"class": _DATE_CLASS})
 
 
 @functools.lru_cache(maxsize=64)
