@@ -162,7 +162,7 @@ def _values(array: Any) -> np.ndarray:
     return _values_of_width(array, dtype)
 
 
-def _filled(array: Any, na: float) -> np.ndarray:
+def _filled(array: Any, na: np.int32 | float) -> np.ndarray:
     """An int32 or float64 array as locked storage, nulls as ``na`` (R's NA bit pattern, kept): the
     array's own buffer without nulls, else a new one Arrow fills in one pass (its pool reuses memory).
 
