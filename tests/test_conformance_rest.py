@@ -1,4 +1,4 @@
-"""The rest of the official conformance suite's demands (issue 33): a 2026-07-28 ``initialize`` over a
+"""The rest of the official conformance suite's demands: a 2026-07-28 ``initialize`` over a
 connection without HTTP, hand-written input schemas (``input_schema=``), custom headers from tool
 parameters (SEP-2243) and resumable SSE streams (SEP-1699).
 

@@ -1,4 +1,4 @@
-"""The README's demo command runs and shows the seed's example output."""
+"""The README's demo command runs and shows the example output the README shows."""
 
 from __future__ import annotations
 

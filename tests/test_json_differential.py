@@ -589,7 +589,7 @@ _NAMED_TIMES = {
     "values": ["1000000000.5", "1000000001"],
     "attributes": {"names": _chr(["", ""]), "class": _chr(["POSIXct", "POSIXt"])},
 }
-# issue 10: an NA level in rows; all-empty names under mongo; POSIXlt fractions near 2^30 in a zone
+# found by this fuzz: an NA level in rows; all-empty names under mongo; POSIXlt fractions near 2^30 in a zone
 REGRESSIONS += [
     {"value": _frame([_NA_LEVEL, _int([1, 2, 3])], ["f", "x"], 3), "options": {}},
     {"value": _frame([_NA_LEVEL], ["f"], 3), "options": {"na": "string"}},

@@ -1,4 +1,4 @@
-"""Results sized for the client (issue 35): a budget for every result, the exact head of a value
+"""Results sized for the client: a budget for every result, the exact head of a value
 past it, the rest as pages from a private, bounded store, and a hard cap on what goes out."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The MCP Inspector (a real client) calls a tool that answers with two million rows: it gets the exact
-head within the default budget, the counts, and a link to the rest, in a few seconds (issue 35)."""
+head within the default budget, the counts, and a link to the rest, in a few seconds."""
 
 from __future__ import annotations
 

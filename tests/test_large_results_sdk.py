@@ -1,4 +1,4 @@
-"""Large results end to end (issue 35): the official SDK client (legacy 2025-11-25 and 2026-07-28)
+"""Large results end to end: the official SDK client (legacy 2025-11-25 and 2026-07-28)
 over loopback HTTP, and over stdio, calls a tool returning a 200,000-row frame: the answer comes
 within seconds and under the budget, its head is ``as_tool_result`` of the same rows, its link
 reads the next rows exactly, and another client (another legacy session, another bearer token)
@@ -140,7 +140,8 @@ big_server().run()
 
 
 async def test_the_sdk_client_over_stdio_gets_the_head_at_once(tmp_path: Path) -> None:
-    """The issue's stdio case: the official client timed out after 300 s on the whole table."""
+    """The stdio case that failed before result budgets: the official client timed out after 300 s
+    on the whole table."""
     script = tmp_path / "server.py"
     script.write_text(STDIO_SERVER.format(root=str(Path(__file__).resolve().parent.parent)))
     params = StdioServerParameters(command=sys.executable, args=[str(script)], env=dict(os.environ))

@@ -1,4 +1,4 @@
-"""Tool arguments off the event loop, and the bounds and messages of frame arguments (issue 34): a
+"""Tool arguments off the event loop, and the bounds and messages of frame arguments: a
 frame argument is read in a worker thread (a 15 MiB table held every other client 3.5-10 s), within
 ``max_frame_argument_cells``; an integer beyond R's range and a cell that is none of its factor's
 levels say where they are and what to send instead.

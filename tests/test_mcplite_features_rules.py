@@ -1,4 +1,4 @@
-"""The rules of the issue not covered by the schema tests: template values bound with the tool
+"""Resources, templates, prompts and listings beyond the schema tests: template values bound with the tool
 argument rules, pagination of every listing, capabilities only for what a server has."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bounds on ``subscriptions/listen`` and ``resources/subscribe`` (issue 34): listens open in all and
+"""Bounds on ``subscriptions/listen`` and ``resources/subscribe``: listens open in all and
 per bearer token, the notifications waiting on one listen's HTTP stream, the URIs one listen names and
 the URIs one legacy session subscribes to. Each refusal names the server option that bounds it.
 """

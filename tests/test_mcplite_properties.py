@@ -156,7 +156,7 @@ def test_projection_sends_structured_content_only_where_the_version_allows(
 def test_numbers_written_beyond_a_double_are_refused_as_structured_content() -> None:
     """jsonlite writes .Machine$double.xmax as 1.79769313486232e+308, which parses as infinity.
 
-    As ordinary text it is sent as R writes it (test_mcplite_seed: double_max); as structured
+    As ordinary text it is sent as R writes it (test_mcplite_return_rules: double_max); as structured
     content it has no JSON-ready value, so it is refused with a clear error.
     """
     big = Double([1.7976931348623157e308])

@@ -1,4 +1,4 @@
-"""Resource templates, prompts and completions against hostile input (issue 34): matching stays
+"""Resource templates, prompts and completions against hostile input: matching stays
 linear, decoded values cannot traverse, exception messages do not leak, and sync completion
 functions run off the event loop.
 
@@ -48,7 +48,8 @@ TEMPLATES = (
 
 
 def _former(template: str) -> re.Pattern[str]:
-    """The matcher before issue 34: each expression ``[^/?#]+``, the URI matched by ``fullmatch``."""
+    """The matcher as it was before these tests: each expression ``[^/?#]+``, the URI matched by
+    ``fullmatch``."""
     parts = re.split(r"\{([^{}]*)\}", template)
     pattern = "".join(
         re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/?#]+)" for i, part in enumerate(parts)

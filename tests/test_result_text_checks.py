@@ -1,4 +1,4 @@
-"""Text on its way into a tool's result (issue 25): a lone surrogate is refused where it enters,
+"""Text on its way into a tool's result: a lone surrogate is refused where it enters,
 with an error naming the field and the position; and an rvalues error's notes (which column, what
 to do) reach the error the tool's author and the client see."""
 

@@ -1,4 +1,4 @@
-"""Each R rule has one home in the model (issue 11), and every path that uses it agrees with R.
+"""Each R rule has one home in the model, and every path that uses it agrees with R.
 
 The time-zone rule: R keeps a zone's name as it is given (``as.POSIXct(x, tz = "Etc/GMT")`` has
 tzone "Etc/GMT") and prints the zone database's abbreviation. A date-time in such a zone must get

@@ -1,4 +1,4 @@
-"""The server under attack (issue 25), on loopback only, bounded in count and time: abandoned calls,
+"""The server under attack, on loopback only, bounded in count and time: abandoned calls,
 huge integers, hostile hosts and bodies, sessions that are never closed, secrets in exceptions.
 """
 

@@ -1,4 +1,4 @@
-"""A tool's own toJSON arguments (``@server.tool(to_json={...})``, issue 36) keep a typed tool's types.
+"""A tool's own toJSON arguments (``@server.tool(to_json={...})``) keep a typed tool's types.
 
 Each tool below returns the same typed value under one set of arguments. The oracles: R builds the
 value from a plain description and writes it with jsonlite under the same arguments (one Rscript run,

@@ -1,4 +1,4 @@
-"""One test per rule of the seed (return-value mappings and payload JSON options).
+"""One test per rule of the return values (return-value mappings and payload JSON options).
 
 Every expected JSON comes from R 4.2.2 + jsonlite 1.8.4 via ``tests/r/mcplite_cases.R``
 (vendored in ``tests/data/mcplite-r.json``). Each case is built here with rvalues' constructors

@@ -1,4 +1,4 @@
-"""Serving over HTTP safely from the command line (issue 36): a warning when a server without
+"""Serving over HTTP safely from the command line: a warning when a server without
 authentication listens beyond loopback, the ``--allowed-host``, ``--allowed-origin`` and
 ``--token-env`` flags, and a 421 whose text says what is true of the server.
 
@@ -140,7 +140,7 @@ def test_the_warning_reaches_stderr_once_when_mcplite_logs_there() -> None:
 
 SERVE_OPEN = """
 import sys
-from tests.test_serving_safely import FakeUvicorn
+from tests.test_cli_serving_safely import FakeUvicorn
 sys.modules["uvicorn"] = FakeUvicorn()
 from mcplite import McpServer
 McpServer("open").run("http", host="0.0.0.0", port=8123)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from strategies import values
-from test_robust_memory import assert_locked
+from test_model_memory import assert_locked
 
 import rvalues as rv
 
