@@ -11,6 +11,7 @@ Tools return ordinary values (text, or JSON exactly as R's jsonlite writes it) o
 {'content': [{'type': 'text', 'text': '{"x":null}'}], 'structuredContent': {'x': None}}
 """
 
+from mcplite.engine.dask_tasks import DaskTasks
 from mcplite.features.prompts import PromptMessage
 from mcplite.features.resources import ResourceNotFound
 from mcplite.features.result_store import DirectoryStore, MemoryStore, ResultStore
@@ -65,6 +66,7 @@ __all__ = [
     "CallToolResult",
     "ContentBlock",
     "Context",
+    "DaskTasks",
     "DirectoryStore",
     "DiscoverResult",
     "ElicitAnswer",

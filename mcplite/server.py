@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, TypedDict, TypeVar, Unpack, overload
 
+from mcplite.engine.dask_tasks import DaskTasks
 from mcplite.engine.handlers import Engine, HandlerTable
 from mcplite.engine.methods import standard_table
 from mcplite.engine.prompting import completion_methods, prompt_methods
@@ -140,7 +141,7 @@ class McpServer:
         state_key: str | bytes | None = None,
         ask_timeout: float = 300.0,
         wrap_rows: bool = False,
-        tasks: TaskStore | None = None,
+        tasks: TaskStore | DaskTasks | None = None,
     ) -> None:
         server_info = Implementation(name, version, title=title)
         if instructions is not None and not isinstance(instructions, str):
@@ -181,8 +182,10 @@ class McpServer:
         )
         self.engine.offer.lifespan = Lifespan(lifespan, self)
         if tasks is not None:
-            if not isinstance(tasks, TaskStore):
-                raise TypeError(f"McpServer: tasks must be a mcplite.TaskStore, not {shown(tasks)}")
+            if not isinstance(tasks, (TaskStore, DaskTasks)):
+                raise TypeError(
+                    f"McpServer: tasks must be a mcplite.TaskStore or mcplite.DaskTasks, not {shown(tasks)}"
+                )
             self.engine.tasks = tasks
         """Where the tasks of tools registered with ``task=`` are kept (docs/tasks.md)."""
         self.engine.offer.subscriptions.limits = SubscriptionLimits(

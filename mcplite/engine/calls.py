@@ -25,7 +25,7 @@ from mcplite.engine.lines import result_line
 from mcplite.engine.reads import request_context, resource_methods
 from mcplite.engine.sizing import budgeted_line
 from mcplite.engine.tasks import TaskAsker, fail, missing_extension, settle, tasks_negotiated
-from mcplite.features.task_store import TaskRecord
+from mcplite.features.task_store import TaskRecord, TaskStore
 from mcplite.protocol.checks import cut
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from mcplite.protocol.projection import result_parts
@@ -71,6 +71,8 @@ def call_tool(request: Request) -> Awaitable[bytes]:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {cut(name)}")
     if tool.task is not None and request.era == "modern":
         if tasks_negotiated(request):
+            if not isinstance(request.engine.tasks, TaskStore):  # kept elsewhere (mcplite.DaskTasks)
+                return request.engine.tasks.start(request, tool, arguments or {})  # type: ignore[no-any-return]
             return _start_task(request, tool, arguments or {})
         if tool.task == "required":
             raise missing_extension(f"tool {name} (it runs as a task only)")
@@ -84,7 +86,9 @@ async def _start_task(request: Request, tool: RegisteredTool, arguments: dict[st
 
 def _created(request: Request, tool: RegisteredTool, work: Callable[[Request], Awaitable[bytes]]) -> bytes:
     """A new task doing ``work`` (given the task's own request), and the line announcing it."""
-    record = request.engine.tasks.create(request.principal)
+    store = request.engine.tasks
+    assert isinstance(store, TaskStore)
+    record = store.create(request.principal)
     in_task = attrs.evolve(
         request,
         id=0,  # settle() reads the result's bytes off the line by this id
@@ -144,6 +148,8 @@ async def _continued(request: Request, tool: RegisteredTool, rest: Continuation)
     """A tool's :func:`~mcplite.continue_as_task`: a task when the client speaks tasks, else its
     value in this answer."""
     if request.era == "modern" and tasks_negotiated(request):
+        if not isinstance(request.engine.tasks, TaskStore):
+            return await request.engine.tasks.go_on(request, tool, rest)  # type: ignore[no-any-return]
         return _created(request, tool, lambda in_task: _rest(in_task, tool, rest))
     return await _rest(request, tool, rest)
 

@@ -31,7 +31,7 @@ import attrs
 from mcplite.engine.workers import Workers
 from mcplite.features.offer import Offer
 from mcplite.features.result_store import ResultPolicy
-from mcplite.features.task_store import TaskStore
+from mcplite.features.task_store import TaskBackend, TaskStore
 from mcplite.protocol.jsonrpc import RequestId
 from mcplite.protocol.messages import Implementation
 from mcplite.protocol.request_state import state_key as make_state_key
@@ -267,7 +267,7 @@ class Engine:
         self.mask_error_details = mask_error_details
         self.results = ResultPolicy()
         """The result budget, the hard cap on a result's line and the store of cut results' rest."""
-        self.tasks = TaskStore()
+        self.tasks: TaskStore | TaskBackend = TaskStore()
         """The tasks of tools run as tasks (:mod:`mcplite.engine.tasks`), in memory."""
         self._server_info_wire: dict[str, dict[str, Any]] = {}
 

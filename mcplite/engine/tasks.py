@@ -18,12 +18,12 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from mcplite.engine.asking import MISSING_CAPABILITY, CapabilityMissing, _capable, _missing
 from mcplite.engine.handlers import Method, Request, Written
-from mcplite.features.task_store import TERMINAL, TaskRecord, now_iso
+from mcplite.features.task_store import TERMINAL, TaskRecord, TaskStore, now_iso
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.tools.asks import Ask, AskError
 
@@ -141,7 +141,7 @@ def cancel(record: TaskRecord) -> None:
             record.runner.cancel()
 
 
-_RESULT_HEAD = b'{"jsonrpc":"2.0","id":0,"result":'
+RESULT_HEAD = b'{"jsonrpc":"2.0","id":0,"result":'
 
 
 def settle(record: TaskRecord, line: bytes) -> None:
@@ -149,8 +149,8 @@ def settle(record: TaskRecord, line: bytes) -> None:
     with record.changed:
         if record.status in TERMINAL:
             return
-        if line.startswith(_RESULT_HEAD) and line.endswith(b"}\n"):
-            record.result = line[len(_RESULT_HEAD) : -2]
+        if line.startswith(RESULT_HEAD) and line.endswith(b"}\n"):
+            record.result = line[len(RESULT_HEAD) : -2]
             record.status = "completed"
         else:
             try:
@@ -187,20 +187,25 @@ def task_of(request: Request) -> TaskRecord:
     task_id = request.params.get("taskId")
     if not isinstance(task_id, str):
         raise RpcError(INVALID_PARAMS, f"Invalid params: {request.method} needs taskId (a string)")
-    record = request.engine.tasks.get(task_id, request.principal)
+    store = request.engine.tasks
+    record = store.get(task_id, request.principal) if isinstance(store, TaskStore) else None
     if record is None:
         raise RpcError(INVALID_PARAMS, f"Invalid params: no task {task_id[:80]!r}")
     return record
 
 
-def get_task(request: Request) -> Written:
+def get_task(request: Request) -> Written | Awaitable[Written]:
     """``tasks/get``: the task's status, with its result, error or questions inlined."""
+    if not isinstance(request.engine.tasks, TaskStore):
+        return request.engine.tasks.get(request)
     fields, raw = task_of(request).detailed()
     return Written(fields, raw)
 
 
-def update_task(request: Request) -> dict[str, Any]:
+def update_task(request: Request) -> dict[str, Any] | Awaitable[dict[str, Any]]:
     """``tasks/update``: answers to a task's questions (``inputResponses``); an empty ack."""
+    if not isinstance(request.engine.tasks, TaskStore):
+        return request.engine.tasks.update(request)
     record = task_of(request)
     responses = request.params.get("inputResponses")
     if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
@@ -209,8 +214,10 @@ def update_task(request: Request) -> dict[str, Any]:
     return {}
 
 
-def cancel_task(request: Request) -> dict[str, Any]:
+def cancel_task(request: Request) -> dict[str, Any] | Awaitable[dict[str, Any]]:
     """``tasks/cancel``: stop the task (a finished one stays as it is); an empty ack."""
+    if not isinstance(request.engine.tasks, TaskStore):
+        return request.engine.tasks.cancel(request)
     cancel(task_of(request))
     return {}
 

@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from mcplite.protocol.jsonrpc import INVALID_REQUEST, RpcError
 
@@ -139,3 +139,18 @@ class TaskStore:
 
     def __len__(self) -> int:
         return len(self._tasks)
+
+
+class TaskBackend(Protocol):
+    """Tasks kept elsewhere than in a :class:`TaskStore` (``mcplite.DaskTasks``): the engine hands
+    it the calls to start and the ``tasks/*`` requests to answer."""
+
+    def start(self, request: Any, tool: Any, arguments: dict[str, Any]) -> Any: ...
+
+    def go_on(self, request: Any, tool: Any, rest: Any) -> Any: ...
+
+    def get(self, request: Any) -> Any: ...
+
+    def update(self, request: Any) -> Any: ...
+
+    def cancel(self, request: Any) -> Any: ...
