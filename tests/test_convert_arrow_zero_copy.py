@@ -120,3 +120,15 @@ def test_rs_na_pattern_under_nulls_stays_an_integer_na() -> None:
         warnings.simplefilter("error")
         again = rv.as_r(arrow)
     assert rv.identical(again, value)
+
+
+@pytest.mark.parametrize("distinct", [5, 70_000], ids=["few distinct", "all distinct"])
+def test_long_string_columns_are_arrows_strings_with_nulls_none(distinct: int) -> None:
+    words = np.array([f"wörd {i}" for i in range(distinct)], dtype=object)
+    picked = words[np.random.default_rng(3).integers(0, distinct, size=70_010)]
+    array = pa.array(picked, mask=np.arange(70_010) % 7 == 0).slice(5, 70_000)
+    value = rv.as_r(array)
+    assert value.r_type == "character"
+    assert value.data.tolist() == array.to_pylist()  # null -> None, which is R's NA_character_
+    with pytest.raises(rv.RValueError, match="column 's'"):
+        rv.as_r(pa.table({"s": pa.concat_arrays([array, pa.array(["a\x00b"])])}))

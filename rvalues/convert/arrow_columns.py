@@ -42,6 +42,9 @@ _EXACT_POWER = 22
 """10**22 is the largest power of ten a double holds exactly."""
 _CHECK_BYTES_FROM = 1000
 """From this many strings on, Arrow's bytes are searched for NUL instead of the Python strings."""
+_DISTINCT_FROM = 65_536
+"""From this many strings on, a sample decides whether each distinct string is made only once."""
+_SAMPLE = 4096
 _SHARE_FROM = 4096
 """Numbers of at least this many bytes share Arrow's buffer; fewer are copied (see ``_shared``)."""
 _OFFSET = re.compile(r"^[+-]\d\d:?\d\d$")
@@ -207,12 +210,37 @@ def _strings(array: Any, where: str) -> RValue:
             array = array.cast(pyarrow().large_string())
         except pyarrow().ArrowNotImplementedError:  # pyarrow 17 cannot: its strings are checked in Python
             checkable = False
-    out = array.to_numpy(zero_copy_only=False)  # null -> None
+    out = _python_strings(array)
     checked = checkable and len(out) >= _CHECK_BYTES_FROM and not has_nul(array)
     try:
         return build("character", freeze(out, checked=checked))
     except RValueError as err:
         raise RValueError(f"{where}: {err}") from None
+
+
+def _python_strings(array: Any) -> np.ndarray:
+    """The strings as an object array, null -> None. Where a long array repeats a few strings (as a
+    sample of it says), each distinct string is made once and numpy repeats it (about 2x faster).
+
+    >>> import pyarrow as pa
+    >>> _python_strings(pa.array(["a", None, "a"])).tolist()
+    ['a', None, 'a']
+    """
+    if len(array) < _DISTINCT_FROM or not _repeats_few(array):
+        return array.to_numpy(zero_copy_only=False)  # type: ignore[no-any-return]
+    encoded = _compute().dictionary_encode(array)  # null stays null in the indices
+    words = encoded.dictionary.to_numpy(zero_copy_only=False)
+    with_none = np.empty(len(words) + 1, dtype=object)  # null -> the last entry, None
+    with_none[:-1] = words
+    codes = _compute().fill_null(encoded.indices, len(words)).to_numpy()
+    return with_none[codes]  # type: ignore[no-any-return]
+
+
+def _repeats_few(array: Any) -> bool:
+    """Whether an evenly spread sample of a long string array holds few distinct strings."""
+    at = np.linspace(0, len(array) - 1, _SAMPLE, dtype=np.int64)
+    distinct = _compute().count_distinct(array.take(at), mode="all").as_py()
+    return bool(distinct <= _SAMPLE // 16)
 
 
 def has_nul(array: Any) -> bool:
