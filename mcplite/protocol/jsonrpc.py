@@ -3,7 +3,7 @@
 Incoming text must be UTF-8 JSON without ``NaN`` or ``Infinity``; outgoing lines are compact,
 UTF-8, end with one newline and never contain a bare non-finite number.
 
->>> encode_line(response(1, {"ok": True}))
+>>> encode_line({"jsonrpc": "2.0", "id": 1, "result": {"ok": True}})
 b'{"jsonrpc":"2.0","id":1,"result":{"ok":true}}\\n'
 >>> parse_message(b'{"x": NaN}')
 Traceback (most recent call last):
