@@ -11,6 +11,7 @@ in any way, function-level imports are few and each says why, and no module is o
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import pytest
 from tests.import_graphs import cycles
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcplite"
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
 
 LAYERS: list[set[str]] = [
     {"protocol"},
@@ -210,6 +212,87 @@ def test_few_function_level_imports_and_each_says_why() -> None:
 def test_no_module_is_over_450_lines(module: str) -> None:
     lines = len(modules()[module].read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{module} has {lines} lines"
+
+
+def diagram() -> tuple[set[str], set[str]]:
+    """(the modules docs/architecture.md's layer diagram names, the packages it names whole).
+
+    A line starting with ``name/`` opens a subpackage (indented: one inside the current one); each
+    ``name.py`` on it and the lines after belongs to it; the top row names mcplite's own modules.
+    """
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    block = text.split("## mcplite in layers", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    named: set[str] = set()
+    whole: set[str] = set()
+    path: list[str] = []
+    for line in block.splitlines():
+        if line.strip().startswith("─"):
+            path = []
+            continue
+        opened = re.match(r" (\s*)([a-z_]+)/\s", line)
+        if opened:
+            path = [*path[:1], opened.group(2)] if opened.group(1) else [opened.group(2)]
+        elif not path:
+            whole |= {f"mcplite.{name}" for name in re.findall(r"\b([a-z_]+)/", line)}
+        for name in re.findall(r"\b([a-z_]+)\.py\b", line):
+            named.add(".".join(["mcplite", *path] + ([] if name == "__init__" else [name])))
+    return named, whole
+
+
+def test_the_architecture_diagram_names_every_module_and_only_those() -> None:
+    named, whole = diagram()
+    assert named - set(modules()) == set(), "docs/architecture.md names modules that are not there"
+    left_out = {
+        module
+        for module, path in modules().items()
+        if module not in named and path.name != "__init__.py" and not module.startswith(tuple(whole))
+    }
+    assert left_out == set(), "name these modules in docs/architecture.md's layer diagram"
+
+
+def test_the_diagram_reader_reads_rows_and_nested_packages() -> None:
+    assert "mcplite.transports.http.app" in diagram()[0]
+    assert "mcplite.transports.stdio" in diagram()[0] and "mcplite" in diagram()[0]
+    assert diagram()[1] == {"mcplite.demo"}
+
+
+def test_the_architecture_counts_are_todays() -> None:
+    """The "now" column of docs/architecture.md's counts table."""
+    text = ARCHITECTURE.read_text(encoding="utf-8").split("## Counts", 1)[1].split("\n## ", 1)[0]
+    table = [[cell.strip() for cell in line.split("|")[1:-1]] for line in text.splitlines()]
+    rows = {cells[0]: cells[-1] for cells in table if cells}
+    now = counts()
+    assert int(rows["modules"]) == now["modules"]
+    assert int(rows["imports inside functions"]) == now["function-level imports"]
+    about = int(rows["lines"].removeprefix("about ").replace(",", ""))
+    assert abs(about - now["lines"]) <= 1000, now["lines"]
+
+
+SEARCHES = {"find", "rfind", "index", "rindex", "count", "split", "rsplit", "partition", "replace"}
+LINE_CUTTERS = {"mcplite.transports.stdio", "mcplite.testing"}
+"""The modules that search bytes: to cut a stream into lines (docs/architecture.md, "no byte search")."""
+
+
+def byte_searches() -> list[str]:
+    """Each call searching bytes for a literal (``data.find(b"\\n")``), as ``module:line``."""
+    found = []
+    for module, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in SEARCHES
+                and any(isinstance(a, ast.Constant) and isinstance(a.value, bytes) for a in node.args)
+            ):
+                found.append(f"{module}:{node.lineno}")
+    return found
+
+
+def test_bytes_are_searched_only_to_cut_lines() -> None:
+    """A written payload is never searched for a place to cut or splice."""
+    searches = byte_searches()
+    assert {found.partition(":")[0] for found in searches} <= LINE_CUTTERS, searches
+    assert searches, "the reader finds the line cutters' searches"
 
 
 def counts() -> dict[str, int]:

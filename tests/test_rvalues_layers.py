@@ -85,7 +85,9 @@ def _targets(node: ast.AST, module: str, is_package: bool) -> list[str]:
     return [target]
 
 
-def _walk(node: ast.AST, in_function: bool, type_checking: bool) -> Iterator[tuple[ast.AST, bool, bool]]:
+def _walk(
+    node: ast.AST, in_function: bool, type_checking: bool
+) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool, bool]]:
     for child in ast.iter_child_nodes(node):
         if isinstance(child, (ast.Import, ast.ImportFrom)):
             yield child, in_function, type_checking
@@ -324,6 +326,6 @@ if __name__ == "__main__":
             print("   ", ", ".join(circle))
     late = function_level_imports()
     print(f"function-level imports of rvalues modules: {len(late)}")
-    for found in late:
-        print(f"  {found.module}:{found.line} -> {found.target}")
+    for one in late:
+        print(f"  {one.module}:{one.line} -> {one.target}")
     sys.exit(0)
