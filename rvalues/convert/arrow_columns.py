@@ -1,7 +1,8 @@
 """One Arrow array (a column) as an R vector: the type table of :func:`rvalues.convert.arrow.from_arrow`.
 
-Every conversion reads Arrow's buffers with numpy: the validity bitmap becomes R's NA pattern in one
-vectorized pass, numbers are read in place and copied once, strings come from Arrow's own buffers.
+Every conversion reads Arrow's buffers: int32 and float64 without nulls are shared read-only (see
+``_shared``), with nulls Arrow's kernels fill R's NA pattern into a new buffer in one pass, other
+numbers take one vectorized numpy pass, strings come from Arrow's own buffers.
 
 >>> import pyarrow as pa
 >>> column(pa.array([1, None, 3], pa.int32()), "x").data.tolist()
