@@ -1,4 +1,4 @@
-"""Typed tools held to jsonlite where a fuzz found them apart (issue 32, "the typed path").
+"""Typed tools held to jsonlite where a fuzz found them apart (the typed path).
 
 Each tool below returns a value the typed path once wrote differently from jsonlite, or with a
 schema the official SDK client refused. The oracles: R builds the same value from a plain
