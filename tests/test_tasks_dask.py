@@ -11,10 +11,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 import mcplite
 from mcplite.testing import Client
+from tests.serving import served
 
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
@@ -133,3 +135,42 @@ def test_a_worker_killed_mid_task_fails_the_task_with_a_clear_message() -> None:
     assert state["status"] == "failed" and "result" not in state
     assert state["error"]["code"] == -32603
     assert "a worker of the Dask cluster died while running tool crash" in state["error"]["message"]
+
+
+def _post(url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": TASKS,
+    }
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": method,
+        "Mcp-Name": str(params.get("name", params.get("taskId"))),
+    }
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": meta}}
+    answer = httpx.post(url, json=body, headers=headers, timeout=10).json()
+    assert "result" in answer, answer
+    return dict(answer["result"])
+
+
+def test_two_http_workers_share_the_tasks(address: str) -> None:
+    """A 1-second fit started through one HTTP server, polled through the other; another started
+    through the second and cancelled through the first (two workers of one deployment)."""
+    with (
+        served(server_on(address).asgi_app(), lifespan="on") as first,
+        served(server_on(address).asgi_app(), lifespan="on") as second,
+    ):
+        one, other = first + "/mcp", second + "/mcp"
+        task = _post(one, "tools/call", {"name": "fit", "arguments": {"n": 5, "seconds": 1.0}})
+        deadline = time.monotonic() + 20
+        while (state := _post(other, "tasks/get", {"taskId": task["taskId"]}))["status"] == "working":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        long = _post(other, "tools/call", {"name": "fit", "arguments": {"n": 5, "seconds": 2.0}})
+        _post(one, "tasks/cancel", {"taskId": long["taskId"]})
+        cancelled = _post(other, "tasks/get", {"taskId": long["taskId"]})
+    with Client(server_on(address)) as plain:
+        ordinary = plain.request("tools/call", {"name": "fit", "arguments": {"n": 5, "seconds": 0}})
+    assert state["status"] == "completed" and state["result"]["content"] == ordinary["content"]
+    assert cancelled["status"] == "cancelled"
