@@ -309,3 +309,68 @@ def _json(response: httpx.Response) -> dict[str, Any]:
         data = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
         return dict(json.loads(data[-1]))
     return dict(response.json())
+
+
+def listen_for(url: str, task_ids: list[str], heard: list[dict[str, Any]]) -> None:
+    """``subscriptions/listen`` for ``task_ids`` over HTTP: every SSE message into ``heard`` until a
+    task's terminal status arrives (then the client closes the stream, ending the listen)."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": VERSION,
+        "io.modelcontextprotocol/clientCapabilities": WITH_TASKS,
+    }
+    body = {
+        "jsonrpc": "2.0",
+        "id": "listen-1",
+        "method": "subscriptions/listen",
+        "params": {"notifications": {"taskIds": task_ids}, "_meta": meta},
+    }
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": VERSION,
+        "Mcp-Method": "subscriptions/listen",
+        "Authorization": "Bearer alice",
+    }
+    with httpx.stream("POST", url, json=body, headers=headers, timeout=10) as response:
+        for line in response.iter_lines():
+            if line.startswith("data:"):
+                heard.append(json.loads(line[5:]))
+                if heard[-1].get("params", {}).get("status") in ("completed", "failed", "cancelled"):
+                    return
+
+
+def test_a_listen_hears_a_watched_tasks_status_changes(url: str) -> None:
+    created = result(url, "tools/call", {"name": "confirm", "arguments": {"filename": "b.csv"}})
+    heard: list[dict[str, Any]] = []
+    listener = threading.Thread(target=listen_for, args=(url, [created["taskId"], "not-mine"], heard))
+    listener.start()
+    try:
+        waiting = until(url, created["taskId"], {"input_required"})
+        deadline = time.monotonic() + 5
+        while not any(m.get("method") == "notifications/subscriptions/acknowledged" for m in heard):
+            assert time.monotonic() < deadline, heard
+            time.sleep(0.02)
+        [key] = waiting["inputRequests"]
+        answer = types.ElicitResult(action="accept", content={"ok": False}).model_dump(
+            mode="json", by_alias=True
+        )
+        result(url, "tasks/update", {"taskId": created["taskId"], "inputResponses": {key: answer}})
+        done = until(url, created["taskId"], {"completed"})
+        while not any(m.get("params", {}).get("status") == "completed" for m in heard):
+            assert time.monotonic() < deadline + 5, heard
+            time.sleep(0.02)
+    finally:
+        listener.join(10)
+    assert not listener.is_alive()
+    acknowledged = next(m for m in heard if m.get("method") == "notifications/subscriptions/acknowledged")
+    assert acknowledged["params"]["notifications"] == {"taskIds": [created["taskId"]]}  # not another's id
+    told = [m["params"] for m in heard if m.get("method") == "notifications/tasks"]
+    assert [t["status"] for t in told][-2:] == ["working", "completed"]
+    assert without_meta(told[-1]["result"]) == without_meta(done["result"])
+    assert {k: v for k, v in told[-1].items() if k not in ("result", "_meta")} == {
+        k: v for k, v in done.items() if k not in ("result", "_meta", "resultType")
+    }
+
+
+def test_a_listen_for_tasks_needs_the_extension(url: str) -> None:
+    refused = post(url, "subscriptions/listen", {"notifications": {"taskIds": ["x"]}}, capabilities={})
+    assert refused["error"]["code"] == -32021

@@ -28,13 +28,17 @@ from typing import Any
 
 from mcplite.engine.handlers import Engine, Method, Request
 from mcplite.engine.lines import encode, error_line
+from mcplite.engine.tasks import watched_tasks
 from mcplite.features.subscriptions import LIST_KINDS, SUBSCRIPTION_ID_KEY, Stream
+from mcplite.features.task_store import TaskRecord
 from mcplite.protocol.checks import check_utf8
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError, is_request_id
 from mcplite.protocol.versions import MODERN_VERSIONS, SERVER_INFO_KEY
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+TASK_STATUS = "notifications/tasks"
+"""A watched task's new status (``notifications.taskIds``, the tasks extension)."""
 
 BEARER_TOKEN: ContextVar[str | None] = ContextVar("mcplite_bearer_token", default=None)
 """The bearer token of the HTTP request being served (None: none, or not HTTP): its listens count
@@ -97,10 +101,13 @@ def listen(request: Request) -> Awaitable[dict[str, Any]]:
         uris = [uri for uri in uris if resources.find(uri) is not None]
     else:
         uris = []
-    return _listen(request, frozenset(kinds), uris)
+    tasks = watched_tasks(request, limit)
+    return _listen(request, frozenset(kinds), uris, tasks)
 
 
-async def _listen(request: Request, kinds: frozenset[str], uris: list[str]) -> dict[str, Any]:
+async def _listen(
+    request: Request, kinds: frozenset[str], uris: list[str], tasks: list[TaskRecord]
+) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     ended = asyncio.Event()
 
@@ -116,11 +123,22 @@ async def _listen(request: Request, kinds: frozenset[str], uris: list[str]) -> d
     honoured: dict[str, Any] = {f"{kind}ListChanged": True for kind in LIST_KINDS if kind in kinds}
     if uris:
         honoured["resourceSubscriptions"] = uris
+    if tasks:
+        honoured["taskIds"] = [task.id for task in tasks]
     request.notify(ACKNOWLEDGED, {"notifications": honoured, "_meta": stream.tag})
     hub.open(stream)
+
+    def tell(task: dict[str, Any]) -> None:
+        request.notify(TASK_STATUS, {**task, "_meta": stream.tag})
+
+    for task in tasks:
+        task.watchers.append(tell)
     try:
         await ended.wait()
     finally:
+        for task in tasks:
+            with contextlib.suppress(ValueError):
+                task.watchers.remove(tell)
         hub.close(stream)
     return {"_meta": stream.tag}
 

@@ -125,10 +125,13 @@ def answer(record: TaskRecord, responses: dict[str, Any]) -> None:
             if key in record.pending:
                 del record.pending[key]
                 record.answers[key] = value
-        if not record.pending and record.status == "input_required":
+        resumed = not record.pending and record.status == "input_required"
+        if resumed:
             record.status = "working"
             record.updated_at = now_iso()
         record.changed.notify_all()
+    if resumed:
+        record.tell_watchers()
 
 
 def cancel(record: TaskRecord) -> None:
@@ -162,6 +165,7 @@ def settle(record: TaskRecord, line: bytes) -> None:
             record.status_message = f"the call failed: {error.get('message')!s:.300}"
         record.updated_at = now_iso()
         record.changed.notify_all()
+    record.tell_watchers()
 
 
 def fail(record: TaskRecord, code: int, message: str, data: Any = None) -> None:
@@ -177,6 +181,30 @@ def fail(record: TaskRecord, code: int, message: str, data: Any = None) -> None:
         record.status_message = f"the call failed: {message:.300}"
         record.updated_at = now_iso()
         record.changed.notify_all()
+    record.tell_watchers()
+
+
+def watched_tasks(request: Request, limit: int) -> list[TaskRecord]:
+    """The tasks a ``subscriptions/listen`` asks to hear of (``notifications.taskIds``): those of
+    this client, in this process's store (-32021 without the extension, -32602 when not a list of
+    at most ``limit`` ids)."""
+    notifications = request.params.get("notifications")
+    ids = notifications.get("taskIds") if isinstance(notifications, dict) else None
+    if ids is None:
+        return []
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or len(ids) > limit:
+        raise RpcError(
+            INVALID_PARAMS,
+            f"Invalid params: subscriptions/listen needs notifications.taskIds to be a list of at "
+            f"most {limit} task ids",
+        )
+    if not tasks_negotiated(request):
+        raise missing_extension("notifications.taskIds of subscriptions/listen")
+    store = request.engine.tasks
+    if not isinstance(store, TaskStore):  # kept elsewhere (mcplite.DaskTasks): clients poll
+        return []
+    found = [store.get(task_id, request.principal) for task_id in dict.fromkeys(ids)]
+    return [record for record in found if record is not None]
 
 
 def task_of(request: Request) -> TaskRecord:

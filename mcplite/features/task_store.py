@@ -10,9 +10,12 @@ in-memory :class:`TaskStore` of :class:`TaskRecord`, private to the bearer token
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
@@ -52,6 +55,8 @@ class TaskRecord:
         self.cancelled = threading.Event()
         self.changed = threading.Condition()
         self.runner: asyncio.Task[None] | None = None
+        self.watchers: list[Callable[[dict[str, Any]], None]] = []
+        """The ``subscriptions/listen`` requests told of its status changes (``notifications/tasks``)."""
 
     @property
     def expired(self) -> bool:
@@ -66,7 +71,19 @@ class TaskRecord:
             self.status_message = message
             self.updated_at = now_iso()
             self.changed.notify_all()
-            return True
+        self.tell_watchers()
+        return True
+
+    def tell_watchers(self) -> None:
+        """Send the listens watching this task its state, as ``tasks/get`` would answer it."""
+        if not self.watchers:
+            return
+        fields, raw = self.detailed()
+        if "result" in raw:
+            fields["result"] = json.loads(raw["result"])
+        for watch in list(self.watchers):
+            with contextlib.suppress(Exception):  # a listen that has ended: the next change finds it gone
+                watch(fields)
 
     def fields(self) -> dict[str, Any]:
         """The ``Task`` members every answer about it carries."""
