@@ -1,5 +1,6 @@
-"""The demo MCP server: six read-only tools over the Palmer penguins data (``mcplite/data/``), one
-of them interactive (``fit_body_mass`` asks the user which measurement to fit).
+"""The demo MCP server: seven read-only tools over the Palmer penguins data (``mcplite/data/``), one
+of them interactive (``fit_body_mass`` asks the user which measurement to fit) and one long enough
+to be offered as a task (``bootstrap_mean``, see docs/tasks.md).
 
 Serve it with ``mcplite demo`` or ``python -m mcplite``. Every tool is a plain function too, so it
 can be called directly; R values come back, as an R server's tools would return them:
@@ -11,11 +12,11 @@ Levels: female male)
 >>> column_stats("bill_depth_mm").n
 342
 
-The tools that return data are typed: ``describe_data``, ``filter_rows`` and ``summarize_by_group``
-return frames with declared rows, ``column_stats`` and ``fit_body_mass`` records, so their output
-schemas are derived (``mcplite.output_schema``) and nothing is typed in by hand. Their inputs list
-the columns each one takes as an ``enum`` and give an example of every required argument, so a
-client can call each tool from its input schema alone:
+The tools that return data are typed: ``describe_data``, ``filter_rows``, ``summarize_by_group``
+and ``bootstrap_mean`` return frames with declared rows, ``column_stats`` and ``fit_body_mass``
+records, so their output schemas are derived (``mcplite.output_schema``) and nothing is typed in
+by hand. Their inputs list the columns each one takes as an ``enum`` and give an example of every
+required argument, so a client can call each tool from its input schema alone:
 
 >>> build_server().get_tool("column_stats").tool.input_schema["properties"]["column"]["examples"]
 ['bill_length_mm']
@@ -44,6 +45,7 @@ from mcplite import (
     content_text,
     tool_result,
 )
+from mcplite.demo.bootstrap import MAX_RESAMPLES, RESAMPLES, MeanInterval, bootstrap_intervals
 from mcplite.demo.fitting import make_fit_body_mass
 from mcplite.demo.offer import add_offer, lifespan_loading
 from mcplite.demo.picture import histogram_png
@@ -324,12 +326,36 @@ fit_body_mass = make_fit_body_mass(penguins_pandas)
 """The interactive tool (:mod:`mcplite.demo.fitting`): body mass fitted on the measurement the user picks."""
 
 
+def bootstrap_mean(
+    column: Annotated[NumericColumn, Examples("body_mass_g")],
+    ctx: Context,
+    by: GroupColumn | None = None,
+    resamples: Annotated[int, Examples(2000)] = RESAMPLES,
+    seed: int = 1,
+) -> Annotated[rv.DataFrame, Rows(MeanInterval)]:
+    """The mean of a numeric column, overall or for each group of another column, with its
+    percentile bootstrap 95% interval from resamples resamples (NAs in either column removed first).
+    Seeded: the same call gives the same interval. The default (three million) takes seconds, so
+    a client that speaks tasks gets a task; fewer resamples answer at once.
+
+    Progress is reported once per 10,000 resamples; a cancelled call stops between them.
+    """
+    if not 1 <= resamples <= MAX_RESAMPLES:
+        raise ToolError(f"resamples must be between 1 and {MAX_RESAMPLES}, not {resamples}")
+    values = _numeric_column(column)
+    keep = values.notna() if by is None else values.notna() & _column(by).notna()
+    groups = None if by is None else _column(by)[keep]
+    intervals = bootstrap_intervals(values[keep].to_numpy(dtype=float), groups, resamples, seed, ctx)
+    return _r_frame(intervals.frame())
+
+
 # -- the server -----------------------------------------------------------------------------------
 
 
 def build_server() -> McpServer:
-    """The demo server: its six tools, the data as a resource, a template per column, the
-    ``explore_column`` prompt and column-name completion (the data is read when it starts)."""
+    """The demo server: its seven tools (``bootstrap_mean`` a task for a client that speaks tasks),
+    the data as a resource, a template per column, the ``explore_column`` prompt and column-name
+    completion (the data is read when it starts)."""
     server = McpServer(
         "penguins", version=rv.__version__, instructions=INSTRUCTIONS, lifespan=lifespan_loading(penguins)
     )
@@ -340,5 +366,6 @@ def build_server() -> McpServer:
     server.tool(title="Plot a histogram", annotations=hints)(plot_histogram)
     server.tool(title="Column statistics", annotations=hints)(column_stats)
     server.tool(title="Fit body mass", annotations=hints)(fit_body_mass)
+    server.tool(title="Bootstrap a mean", annotations=hints, task="optional")(bootstrap_mean)
     add_offer(server, penguins)
     return server
