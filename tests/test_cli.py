@@ -223,6 +223,7 @@ def test_main_serves_the_demo(argv: list[str], ran: list[McpServer]) -> None:
         "plot_histogram",
         "column_stats",
         "fit_body_mass",
+        "bootstrap_mean",
     ]
 
 
@@ -304,6 +305,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "plot_histogram": {"column": "bill_depth_mm", "bins": 5},
     "column_stats": {"column": "flipper_length_mm"},
     "fit_body_mass": {},
+    "bootstrap_mean": {"column": "bill_depth_mm", "by": "sex", "resamples": 500},
 }
 
 
@@ -346,6 +348,9 @@ def test_demo_over_stdio() -> None:
     fitted = results["fit_body_mass"]["structuredContent"]  # the client declared no elicitation
     assert (fitted["fitted"], fitted["measurement"], fitted["n"]) == (True, "flipper_length_mm", 342)
     assert "the client cannot answer questions" in fitted["note"]
+    intervals = strict_json(results["bootstrap_mean"]["content"][0]["text"])
+    assert [(row["group"], row["n"]) for row in intervals] == [("female", 165), ("male", 168)]
+    assert [p["progress"] for p in progress if p["progressToken"] == "bootstrap_mean"] == [1, 2]
 
     failed = by_id[20]["error"]  # the column is an enum: 2025-06-18 refuses the arguments
     assert failed["code"] == -32602 and "argument 'column': expected one of 'species'" in failed["message"]

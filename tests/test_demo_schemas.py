@@ -25,7 +25,14 @@ from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.types import CallToolResult
 
 TIMEOUT = 30.0
-DATA_TOOLS = ("describe_data", "filter_rows", "summarize_by_group", "column_stats", "fit_body_mass")
+DATA_TOOLS = (
+    "describe_data",
+    "filter_rows",
+    "summarize_by_group",
+    "column_stats",
+    "fit_body_mass",
+    "bootstrap_mean",
+)
 
 
 def test_the_column_enums_are_the_data_columns() -> None:
@@ -104,16 +111,17 @@ async def connect(library: str, mode: str, errlog: Any) -> AsyncIterator[Any]:
 
 
 def calls_from(schema: dict[str, Any]) -> list[dict[str, Any]]:
-    """Arguments read from an input schema alone: the i-th example of every required argument (the
-    first where it lists fewer), one call per example listed; optional arguments keep their defaults."""
-    required = schema.get("required", [])
+    """Arguments read from an input schema alone: the i-th example of every required argument and
+    of every optional one that lists examples (the first where it lists fewer), one call per example
+    listed; other optional arguments keep their defaults (bootstrap_mean's resamples has an example
+    smaller than its default, which takes seconds)."""
     properties = schema.get("properties", {})
-    count = max((len(properties[name]["examples"]) for name in required), default=1)
+    given = [
+        name for name in properties if name in schema.get("required", []) or "examples" in properties[name]
+    ]
+    count = max((len(properties[name]["examples"]) for name in given), default=1)
     return [
-        {
-            name: properties[name]["examples"][min(i, len(properties[name]["examples"]) - 1)]
-            for name in required
-        }
+        {name: properties[name]["examples"][min(i, len(properties[name]["examples"]) - 1)] for name in given}
         for i in range(count)
     ]
 

@@ -75,9 +75,16 @@ HANDSHAKE = [
 
 
 def example_arguments(tool: dict[str, Any]) -> dict[str, Any]:
-    """Each required argument's first example, as a client reading only the schema would send."""
+    """Each required argument's first example, and each optional one's that lists examples (a
+    smaller count of resamples than bootstrap_mean's default), as a client reading only the schema
+    would send."""
     schema = tool["inputSchema"]
-    return {name: schema["properties"][name]["examples"][0] for name in schema.get("required", [])}
+    required = schema.get("required", [])
+    return {
+        name: found["examples"][0]
+        for name, found in schema.get("properties", {}).items()
+        if name in required or "examples" in found
+    }
 
 
 def test_every_listed_tool_answers_without_matplotlib() -> None:
