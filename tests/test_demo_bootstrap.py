@@ -157,7 +157,7 @@ def post(url: str, method: str, params: dict[str, Any], capabilities: dict[str, 
         "Accept": "application/json, text/event-stream",
         "MCP-Protocol-Version": VERSION,
         "Mcp-Method": method,
-        "Mcp-Name": params.get("name", params.get("taskId")),
+        "Mcp-Name": str(params.get("name", params.get("taskId"))),
     }
     response = httpx.post(url, json=body, headers=headers, timeout=TIMEOUT)
     assert response.status_code == 200, response.text
@@ -171,7 +171,7 @@ def without_meta(found: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_default_is_a_task_whose_result_is_the_ordinary_answer(url: str) -> None:
-    tasks = {"extensions": {TASKS: {}}}
+    tasks: dict[str, Any] = {"extensions": {TASKS: {}}}
     call = {"name": "bootstrap_mean", "arguments": {"column": "flipper_length_mm", "by": "species"}}
     started = time.monotonic()
     created = post(url, "tools/call", call, tasks)
