@@ -17,14 +17,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import attrs
-
 from mcplite.engine.asking import CapabilityMissing
 from mcplite.engine.handlers import Request, Written
 from mcplite.engine.lines import result_line
 from mcplite.engine.reads import request_context, resource_methods
 from mcplite.engine.sizing import budgeted_line
-from mcplite.engine.tasks import TaskAsker, fail, missing_extension, settle, tasks_negotiated
+from mcplite.engine.tasks import fail, missing_extension, settle, task_request, tasks_negotiated
 from mcplite.features.task_store import TaskRecord, TaskStore
 from mcplite.protocol.checks import cut
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
@@ -89,19 +87,9 @@ def _created(request: Request, tool: RegisteredTool, work: Callable[[Request], A
     store = request.engine.tasks
     assert isinstance(store, TaskStore)
     record = store.create(request.principal)
-    in_task = attrs.evolve(
-        request,
-        id=0,  # settle() reads the result's bytes off the line by this id
-        asker=TaskAsker(record, request.client_capabilities),
-        cancelled=record.cancelled,
-        notify=_unheard,
-    )
+    in_task = task_request(request, record, tool.name)
     record.runner = asyncio.get_running_loop().create_task(_run_task(record, tool, work(in_task)))
     return result_line(request, {"resultType": "task", **record.fields()})
-
-
-def _unheard(method: str, params: dict[str, Any]) -> None:
-    """A task's notifications (progress, logs): its call has been answered, none has a stream."""
 
 
 async def _run_task(record: TaskRecord, tool: RegisteredTool, work: Awaitable[bytes]) -> None:

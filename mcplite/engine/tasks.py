@@ -16,19 +16,37 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
+import attrs
+
 from mcplite.engine.asking import MISSING_CAPABILITY, CapabilityMissing, _capable, _missing
 from mcplite.engine.handlers import Method, Request, Written
 from mcplite.features.task_store import TERMINAL, TaskRecord, TaskStore, now_iso
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
+from mcplite.protocol.versions import LOG_LEVEL_KEY
 from mcplite.tools.asks import Ask, AskError
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 """The extension's identifier, under ``capabilities.extensions`` on both sides."""
+
+task_log = logging.getLogger("mcplite.tasks")
+"""Where the log messages of tasks go: the extension sends none to the client."""
+
+PYTHON_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "notice": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+    "critical": logging.CRITICAL,
+    "alert": logging.CRITICAL,
+    "emergency": logging.CRITICAL,
+}
 
 
 def tasks_negotiated(request: Request) -> bool:
@@ -44,6 +62,54 @@ def missing_extension(what: str) -> RpcError:
         f"Missing required client capability: {what} needs the extension {TASKS_EXTENSION} "
         f"(declare it under capabilities.extensions)",
         {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}},
+    )
+
+
+def progress_message(params: dict[str, Any]) -> str:
+    """A ``notifications/progress``'s numbers and message as a task's ``statusMessage``.
+
+    >>> progress_message({"progressToken": "t", "progress": 3, "total": 10, "message": "fitting"})
+    '3/10: fitting'
+    >>> progress_message({"progressToken": "t", "progress": 0.25})
+    '0.25'
+    """
+    total = params.get("total")
+    numbers = f"{params['progress']:g}" + (f"/{total:g}" if total is not None else "")
+    message = params.get("message")
+    return f"{numbers}: {message:.300}" if message is not None else numbers
+
+
+class TaskNotifier:
+    """What a running task's context sends, where the extension lets it go: progress becomes the
+    ``working`` task's ``statusMessage`` (its "progress description"), told to the listens
+    watching it; log messages go to the server's log ``mcplite.tasks`` (the extension supports
+    neither ``notifications/progress`` nor ``notifications/message`` on tasks)."""
+
+    def __init__(self, record: TaskRecord, tool: str) -> None:
+        self._record = record
+        self._tool = tool
+
+    def __call__(self, method: str, params: dict[str, Any]) -> None:
+        if method == "notifications/progress":
+            self._record.set_progress(progress_message(params))
+        elif method == "notifications/message":
+            level = PYTHON_LEVELS.get(params.get("level", ""), logging.INFO)
+            name = f" {params['logger']}" if "logger" in params else ""
+            task_log.log(level, "task %s (%s)%s: %s", self._record.id, self._tool, name, params.get("data"))
+
+
+def task_request(request: Request, record: TaskRecord, tool: str) -> Request:
+    """The request a task's call runs under: id 0 (``settle`` reads the result off the line by
+    it), the task's asks, cancellation and notifier, a progress token (so that the tool's
+    progress always reaches the task) and every log level (the server's log filters)."""
+    meta = {**request.meta, "progressToken": record.id, LOG_LEVEL_KEY: "debug"}
+    return attrs.evolve(
+        request,
+        id=0,
+        params={**request.params, "_meta": meta},
+        asker=TaskAsker(record, request.client_capabilities),
+        cancelled=record.cancelled,
+        notify=TaskNotifier(record, tool),
     )
 
 

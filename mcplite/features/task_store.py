@@ -57,6 +57,8 @@ class TaskRecord:
         self.runner: asyncio.Task[None] | None = None
         self.watchers: list[Callable[[dict[str, Any]], None]] = []
         """The ``subscriptions/listen`` requests told of its status changes (``notifications/tasks``)."""
+        self.progress_told = 0.0
+        """When the watchers were last told of its progress (``time.monotonic``)."""
 
     @property
     def expired(self) -> bool:
@@ -72,6 +74,22 @@ class TaskRecord:
             self.updated_at = now_iso()
             self.changed.notify_all()
         self.tell_watchers()
+        return True
+
+    def set_progress(self, message: str) -> bool:
+        """Describe a ``working`` task's progress in its ``statusMessage`` (False, and no change,
+        in any other status); its watchers hear of it at most once per poll interval."""
+        with self.changed:
+            if self.status != "working":
+                return False
+            self.status_message = message
+            self.updated_at = now_iso()
+            now = time.monotonic()
+            due = now - self.progress_told >= POLL_INTERVAL_MS / 1000
+            if due:
+                self.progress_told = now
+        if due:
+            self.tell_watchers()
         return True
 
     def tell_watchers(self) -> None:
