@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypedDict, TypeVar, Unpack, overload
+from typing import Any, TypeVar, Unpack, overload
 
 from mcplite.engine.dask_tasks import DaskTasks
 from mcplite.engine.handlers import Engine, HandlerTable
@@ -31,47 +31,17 @@ from mcplite.features.resources import RegisteredResource
 from mcplite.features.result_store import MemoryStore, ResultPolicy, ResultStore
 from mcplite.features.subscriptions import SubscriptionLimits
 from mcplite.features.task_store import TaskStore
-from mcplite.payload.budget import DEFAULT_MAX_RESULT_BYTES, DEFAULT_RESULT_BUDGET, Inherit
+from mcplite.payload.budget import DEFAULT_MAX_RESULT_BYTES, DEFAULT_RESULT_BUDGET
 from mcplite.payload.rjson import options_in_force
 from mcplite.protocol.checks import shown
 from mcplite.protocol.messages import Implementation, ListToolsResult
-from mcplite.protocol.types import ToolAnnotations
 from mcplite.tools.frame_arguments import MAX_FRAME_CELLS
-from mcplite.tools.registry import RegisteredTool, ToolRegistry, checked_budget
+from mcplite.tools.registry import RegisteredTool, ToolOptions, ToolRegistry, checked_budget
 from mcplite.transports.http.app import McpHttpApp
 from mcplite.transports.http.serve import serve_http
 from mcplite.transports.stdio import serve_stdio
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class _PassedOn(TypedDict, total=False):
-    """The tool options the server hands to its registry as they are."""
-
-    name: str | None
-    title: str | None
-    description: str | None
-    annotations: ToolAnnotations | Mapping[str, Any] | None
-    output_schema: dict[str, Any] | None
-    icons: Iterable[Any] | None
-    meta: dict[str, Any] | None
-    structured: bool | None
-    input_schema: dict[str, Any] | None
-    result_budget: int | Inherit | None
-    task: Literal["optional", "required"] | None
-    to_json: Mapping[str, Any] | None
-
-
-class ToolOptions(_PassedOn, total=False):
-    """The keyword arguments of ``@server.tool(...)`` and ``server.add_tool(function, ...)``, written once.
-
-    ``wrap_rows=None`` follows the server's; ``task="optional"`` or ``"required"``: a client that
-    declared the tasks extension gets a task for a call (docs/tasks.md); ``to_json``: the tool's
-    own ``rv.to_json`` arguments on top of the payload options (docs/typed-tools.md). Left out,
-    ``result_budget`` is the server's.
-    """
-
-    wrap_rows: bool | None
 
 
 class McpServer:
@@ -269,14 +239,9 @@ class McpServer:
     def add_tool(self, function: Callable[..., Any], **options: Unpack[ToolOptions]) -> RegisteredTool:
         """Register ``function`` as a tool (the options: :class:`ToolOptions`) and return how the
         server holds it; the clients that listen for tool list changes hear of it."""
-        wrap_rows = options.pop("wrap_rows", None)
-        passed_on: _PassedOn = options
-        tool = self.engine.tools.add_tool(
-            function,
-            **passed_on,
-            validate_output=self.validate_output,
-            wrap_rows=self.wrap_rows if wrap_rows is None else wrap_rows,
-        )
+        if options.get("wrap_rows") is None:
+            options["wrap_rows"] = self.wrap_rows
+        tool = self.engine.tools.add_tool(function, validate_output=self.validate_output, **options)
         if options.get("task") is not None and self.handlers.find("tasks/get") is None:
             for method in task_methods():
                 self.handlers.add(method)

@@ -19,7 +19,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, TypedDict, Unpack
 
 import attrs
 
@@ -44,6 +44,34 @@ from mcplite.tools.typed_values import misfit_message, typed_value
 from rvalues.json import JsonOptions
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
+class ToolOptions(TypedDict, total=False):
+    """The keyword arguments of ``@server.tool(...)``, ``server.add_tool(function, ...)`` and
+    :meth:`ToolRegistry.add_tool`, written once.
+
+    ``wrap_rows=None`` follows the server's; ``task="optional"`` or ``"required"``: a client that
+    declared the tasks extension gets a task for a call (docs/tasks.md); ``to_json``: the tool's
+    own ``rv.to_json`` arguments on top of the payload options (docs/typed-tools.md). Left out,
+    ``result_budget`` is the server's.
+
+    >>> sorted(ToolOptions.__annotations__)[:3]
+    ['annotations', 'description', 'icons']
+    """
+
+    name: str | None
+    title: str | None
+    description: str | None
+    annotations: ToolAnnotations | Mapping[str, Any] | None
+    output_schema: dict[str, Any] | None
+    icons: Iterable[Any] | None
+    meta: dict[str, Any] | None
+    structured: bool | None
+    input_schema: dict[str, Any] | None
+    result_budget: int | Inherit | None
+    wrap_rows: bool | None
+    task: Literal["optional", "required"] | None
+    to_json: Mapping[str, Any] | None
 
 
 def _outside_mcplite() -> int:
@@ -283,23 +311,7 @@ class ToolRegistry:
         return self._tools.get(name)
 
     def add_tool(
-        self,
-        function: Callable[..., Any],
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: ToolAnnotations | Mapping[str, Any] | None = None,
-        output_schema: dict[str, Any] | None = None,
-        icons: Iterable[Any] | None = None,
-        meta: dict[str, Any] | None = None,
-        structured: bool | None = None,
-        validate_output: bool = False,
-        input_schema: dict[str, Any] | None = None,
-        result_budget: int | Inherit | None = SERVER_BUDGET,
-        wrap_rows: bool = False,
-        task: str | None = None,
-        to_json: Mapping[str, Any] | None = None,
+        self, function: Callable[..., Any], *, validate_output: bool = False, **options: Unpack[ToolOptions]
     ) -> RegisteredTool:
         """Register ``function`` as a tool and return how the registry holds it.
 
@@ -312,6 +324,9 @@ class ToolRegistry:
         """
         if not callable(function):
             raise TypeError(f"McpServer.tool: a tool is a function, not {shown(function)}")
+        name, description = options.get("name"), options.get("description")
+        output_schema, input_schema = options.get("output_schema"), options.get("input_schema")
+        structured, wrap_rows = options.get("structured"), bool(options.get("wrap_rows"))
         tool_name = name if name is not None else getattr(function, "__name__", None)
         owner = f"tool {tool_name!r}"
         if not isinstance(tool_name, str) or not _TOOL_NAME.match(tool_name):
@@ -351,12 +366,12 @@ class ToolRegistry:
             )
         if validate_output and not can_validate():
             raise RuntimeError(f"{owner}: validate_output=True needs jsonschema (pip install jsonschema)")
-        options = options_in_force()  # the listing's schema until a request reads its own
-        returns = typed_return(function, structured, owner, options) if output_schema is None else None
-        json_arguments = checked_json_arguments(to_json, owner, typed=returns is not None)
-        options = applied(options, json_arguments)
+        in_force = options_in_force()  # the listing's schema until a request reads its own
+        returns = typed_return(function, structured, owner, in_force) if output_schema is None else None
+        json_arguments = checked_json_arguments(options.get("to_json"), owner, typed=returns is not None)
+        in_force = applied(in_force, json_arguments)
         if returns is not None:
-            output_schema = schema_of(returns, options)
+            output_schema = schema_of(returns, in_force)
             output_schema = wrapped_schema(output_schema) if wrap_rows else output_schema  # an object's as is
         registered = RegisteredTool(
             function,
@@ -364,11 +379,11 @@ class ToolRegistry:
                 tool_name,
                 {"type": "object"},  # replaced below, once the binder has built the schema
                 description=description,
-                title=title,
+                title=options.get("title"),
                 output_schema=output_schema,
-                annotations=_tool_annotations(annotations, owner),
-                icons=as_icons(icons, owner),
-                meta=meta,
+                annotations=_tool_annotations(options.get("annotations"), owner),
+                icons=as_icons(options.get("icons"), owner),
+                meta=options.get("meta"),
             ),
             structured=output_schema is not None and structured is not False,
             returns=returns,
@@ -377,7 +392,9 @@ class ToolRegistry:
             wrap_rows=wrap_rows,
         )
         registered.tool = attrs.evolve(registered.tool, input_schema=registered.binder.schema)
-        registered.result_budget = checked_budget(result_budget, owner, allow_server=True)
+        budget = options.get("result_budget", SERVER_BUDGET)
+        registered.result_budget = checked_budget(budget, owner, allow_server=True)
+        task = options.get("task")
         if task not in TASK_SUPPORT:
             raise ValueError(f"{owner}: task must be 'optional', 'required' or None, not {task!r}")
         registered.task = task
