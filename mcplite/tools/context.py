@@ -12,12 +12,20 @@ worker thread) and async tools alike:
 ...     for i in range(n):
 ...         ctx.report_progress(i + 1, total=n)
 ...     return n
+
+How a running call reaches the stream its answer goes out on: the transport sets
+:data:`STREAM_CLOSER` for the task that serves a request whose stream can be closed and resumed
+(Streamable HTTP at 2025-11-25, SEP-1699); :meth:`mcplite.Context.close_sse_stream` calls it.
+
+>>> STREAM_CLOSER.get() is None
+True
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import math
 import threading
@@ -39,7 +47,6 @@ from mcplite.tools.asks import (
     roots_ask,
     sample_ask,
 )
-from mcplite.tools.streams import STREAM_CLOSER
 
 Notify = Callable[[str, dict[str, Any]], None]
 T = TypeVar("T")
@@ -325,3 +332,9 @@ def context_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
         if any(option is Context or option in ("Context", "mcplite.Context") for option in options):
             names.append(name)
     return tuple(names)
+
+
+STREAM_CLOSER: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
+    "mcplite_stream_closer", default=None
+)
+"""Ends the current request's SSE response early (thread-safe); None where the stream cannot resume."""

@@ -30,7 +30,7 @@ from mcplite.protocol.jsonrpc import (
     error_response,
     is_request_id,
 )
-from mcplite.tools.streams import STREAM_CLOSER
+from mcplite.tools.context import STREAM_CLOSER
 from mcplite.transports.http.asgi import Receive, Send, wait_for_disconnect
 from mcplite.transports.http.events import ResumableStream
 
