@@ -60,7 +60,7 @@ from mcplite.protocol.versions import (
 )
 from mcplite.protocol.wire_objects import WireObject
 from mcplite.server import McpServer
-from mcplite.tools.output_check import can_validate, output_misfit
+from mcplite.tools.typed_values import can_validate, output_misfit
 
 __all__ = ["CallResult", "Client", "RequestError", "WireObject"]
 

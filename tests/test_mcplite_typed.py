@@ -333,7 +333,7 @@ def test_jsonschema_is_imported_at_the_first_check_not_with_mcplite() -> None:
         "import sys, mcplite\n"
         "server = mcplite.McpServer('t')\n"
         "print('jsonschema' in sys.modules)\n"
-        "mcplite.tools.output_check.output_misfit({'type': 'object'}, {})\n"
+        "mcplite.tools.typed_values.output_misfit({'type': 'object'}, {})\n"
         "print('jsonschema' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.shared.inbound import find_invalid_x_mcp_header, validate_mcp_param_headers
 
 import mcplite
-from mcplite.tools.header_params import header_params
+from mcplite.tools.schema import header_params
 from tests.serving import served
 
 MODERN = "2026-07-28"

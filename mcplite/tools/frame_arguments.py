@@ -34,8 +34,7 @@ import rvalues as rv
 from mcplite.tools.annotations import Shape, read, record_fields
 from mcplite.tools.argument_errors import Invalid, beyond_r_integer, mismatch, not_a_level
 from mcplite.tools.frames import as_declared, cell_shape
-from mcplite.tools.json_schemas import object_schema
-from mcplite.tools.output_schema import r_class_of, value_schema, with_forms
+from mcplite.tools.output_schema import object_schema, r_class_of, value_schema, with_forms
 from rvalues.model.elements import INT_MAX
 
 MAX_FRAME_CELLS = 1_000_000

@@ -16,6 +16,8 @@ never on a vector's length or ``json_auto_unbox``:
 >>> with options(json_na="null"):
 ...     output_schema(Mean)["properties"]["mean"]
 {'type': ['number', 'null']}
+
+:func:`object_schema` is the closed object schema input schemas share with them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from typing import Any
 import rvalues as rv
 from mcplite.payload.rjson import options_in_force
 from mcplite.tools.annotations import Shape, read, record_fields, type_name
-from mcplite.tools.json_schemas import object_schema
 from rvalues.json import JsonOptions
 
 _YEAR = "(0|-?[1-9][0-9]*)"
@@ -327,3 +328,16 @@ def _schema_of(shape: Shape, options: JsonOptions, within: tuple[Any, ...]) -> d
         )
         return {"type": "array", "items": row}
     raise NoOutputSchema(f"{type_name(shape.annotation)} has no output schema")
+
+
+def object_schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """A closed object schema: these properties, the ``required`` ones (if any), no others.
+
+    >>> object_schema({"n": {"type": "integer"}}, ["n"])["required"]
+    ['n']
+    """
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema

@@ -35,12 +35,11 @@ from mcplite.tools.annotations import Shape, read, type_hints, type_name, unhint
 from mcplite.tools.arguments import ArgumentBinder, SchemaBinder
 from mcplite.tools.context import Context, context_parameters
 from mcplite.tools.frames import Misfit
-from mcplite.tools.header_params import HeaderParam, header_params
 from mcplite.tools.json_arguments import applied, checked_json_arguments
-from mcplite.tools.output_check import can_validate, output_misfit
 from mcplite.tools.output_schema import OBJECT_KINDS, NoOutputSchema, schema_of, wrapped_schema, wrapped_text
+from mcplite.tools.schema import HeaderParam, header_params
 from mcplite.tools.schema import description as doc_description
-from mcplite.tools.typed_values import misfit_message, typed_value
+from mcplite.tools.typed_values import can_validate, misfit_message, output_misfit, typed_value
 from rvalues.json import JsonOptions
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")

@@ -1,4 +1,5 @@
-"""A typed tool's return value as the R value its declared type says, or a misfit naming the path.
+"""A tool's return value checked against its output schema: a typed tool's as the R value its
+declared type says (or a misfit naming the path), any structured result against a hand-written schema.
 
 Each scalar field becomes ``unbox(x)``, each vector field ``I(x)``, each frame with declared rows a
 data frame with the declared column types (:mod:`mcplite.tools.frames`), so jsonlite writes exactly
@@ -17,6 +18,16 @@ what :func:`mcplite.tools.output_schema.output_schema` says. A value that does n
 Traceback (most recent call last):
 ...
 mcplite.tools.frames.Misfit: [1].mean is missing, expected a number
+
+A hand-written output schema is checked with ``validate_output=True``: jsonschema (Draft 2020-12)
+does the checking; the message names the path of the first misfit as
+a typed tool's misfits do (``groups[3].mean``) and what the schema expected there.
+
+>>> schema = {"type": "object", "properties": {"mean": {"type": "number"}}}
+>>> output_misfit(schema, {"mean": "NaN"})
+"mean is str ('NaN'), expected type 'number'"
+>>> output_misfit(schema, {"mean": 1.5}) is None
+True
 """
 
 from __future__ import annotations
@@ -25,6 +36,8 @@ import contextlib
 import datetime
 import enum
 import functools
+import importlib
+import importlib.util
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any
@@ -33,6 +46,7 @@ import numpy as np
 
 import rvalues as rv
 from mcplite.payload.returned import to_r
+from mcplite.protocol.checks import shown
 from mcplite.tools.annotations import Shape, read, record_fields, type_name
 from mcplite.tools.failures import log
 from mcplite.tools.frame_classes import pandas_class
@@ -215,3 +229,34 @@ def _vector(shape: Shape, value: Any, path: str) -> rv.RValue:
     if r_class == "double":
         check_range(fitted, lambda row: join(path, row))
     return fitted
+
+
+def can_validate() -> bool:
+    """Whether jsonschema (an optional dependency: only ``validate_output=True`` needs it) is there."""
+    return importlib.util.find_spec("jsonschema") is not None
+
+
+def _jsonschema() -> Any:
+    """jsonschema, imported at the first check, not with mcplite: with its format checkers installed
+    it takes a second or more to import, which every server would pay at start-up."""
+    try:
+        return importlib.import_module("jsonschema")
+    except ImportError:
+        raise RuntimeError("validate_output=True needs jsonschema (pip install jsonschema)") from None
+
+
+def output_misfit(schema: dict[str, Any], value: Any) -> str | None:
+    """Where and how ``value`` does not fit ``schema``, or None when it fits."""
+    jsonschema = _jsonschema()
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+    if error is None:
+        return None
+    path = ""
+    for step in error.absolute_path:
+        path = join(path, step)
+    if error.validator in ("type", "enum", "const", "pattern"):
+        expected = f"{error.validator} {error.validator_value!r}"
+    else:
+        expected = f"the schema's {error.validator!r} ({error.message})"
+    return f"{path or 'the value'} is {shown(error.instance)}, expected {expected}"

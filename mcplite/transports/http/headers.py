@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from mcplite.engine.handlers import Engine
 from mcplite.protocol.checks import quoted
 from mcplite.protocol.jsonrpc import RpcError
-from mcplite.tools.header_params import HeaderParam
+from mcplite.tools.schema import HeaderParam
 
 HEADER_MISMATCH = -32020
 """2026-07-28: the routing headers do not match the body, or are missing or malformed."""
@@ -259,7 +259,7 @@ def check_param_headers(
     parameters agrees with the call's arguments: sent exactly when the argument has a value (not
     null), once, with valid characters, and equal to it once its ``=?base64?...?=`` is decoded.
 
-    >>> from mcplite.tools.header_params import HeaderParam
+    >>> from mcplite.tools.schema import HeaderParam
     >>> region = [HeaderParam("Region", ("region",), "string")]
     >>> check_param_headers({"mcp-param-region": ["us-west1"]}, {"region": "us-west1"}, region)
     >>> check_param_headers({}, {"region": "us-west1"}, region)
