@@ -98,6 +98,7 @@ SLOW_FILES = (
     "test_server_inspector",
     "test_server_features_inspector",
     "test_large_results_inspector",
+    "test_tasks_uvicorn_dask",
 )
 """Test files ``slow`` marks whole (file names start so), besides every file with ``fuzz`` in its name."""
 
