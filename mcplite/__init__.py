@@ -50,10 +50,9 @@ from mcplite.server import McpServer, RegisteredTool, mcp_server
 from mcplite.tools.asks import Answer, AskError, ElicitAnswer, RootsAnswer, SampleAnswer
 from mcplite.tools.context import Context, ToolCancelled
 from mcplite.tools.continuation import continue_as_task
-from mcplite.tools.examples import Examples
 from mcplite.tools.failures import PublicError, ToolError
+from mcplite.tools.markers import Examples, Rows
 from mcplite.tools.output_schema import output_schema
-from mcplite.tools.rows import Rows
 
 __all__ = [
     "ABSENT",

@@ -30,9 +30,7 @@ from typing import Annotated, Any, Literal, NotRequired, Required, TypeVar, Unio
 import attrs
 
 import rvalues as rv
-from mcplite.tools.examples import Examples
-from mcplite.tools.frame_classes import is_frame_class
-from mcplite.tools.rows import Rows
+from mcplite.tools.markers import Examples, Rows, is_frame_class
 
 Kind = Literal[
     "any", "null", "scalar", "literal", "enum", "union", "array", "set", "tuple", "mapping", "typeddict",

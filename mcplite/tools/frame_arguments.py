@@ -9,7 +9,7 @@ through :func:`frame_cells_at_most`) is refused before any is read.
 
 >>> import dataclasses, pandas as pd
 >>> from typing import Annotated
->>> from mcplite.tools.rows import Rows
+>>> from mcplite.tools.markers import Rows
 >>> @dataclasses.dataclass
 ... class Row:
 ...     g: str

@@ -7,7 +7,7 @@ the R class every scalar field is kept in.
 ...     n: int
 >>> from mcplite.tools.annotations import read
 >>> from typing import Annotated
->>> from mcplite.tools.rows import Rows
+>>> from mcplite.tools.markers import Rows
 >>> frame_value(read(Annotated[pd.DataFrame, Rows(Row)]), pd.DataFrame({"n": [1.0, 2.5]}), "counts")
 Traceback (most recent call last):
 ...
@@ -42,7 +42,7 @@ import numpy as np
 import rvalues as rv
 from mcplite.protocol.checks import shown
 from mcplite.tools.annotations import Shape, read, record_fields, type_name
-from mcplite.tools.frame_classes import frame_library, is_frame_class, loaded_class
+from mcplite.tools.markers import frame_library, is_frame_class, loaded_class
 from mcplite.tools.output_schema import r_class_of
 from rvalues.model.coerce import as_type
 from rvalues.model.elements import INT_MAX

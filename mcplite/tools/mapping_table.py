@@ -17,8 +17,8 @@ import pandas as pd
 
 import rvalues as rv
 from mcplite.tools.annotations import read
+from mcplite.tools.markers import Rows
 from mcplite.tools.output_schema import cell_schema, schema_of
-from mcplite.tools.rows import Rows
 from rvalues.json import JsonOptions
 
 

@@ -49,7 +49,6 @@ from mcplite.payload.returned import to_r
 from mcplite.protocol.checks import shown
 from mcplite.tools.annotations import Shape, read, record_fields, type_name
 from mcplite.tools.failures import log
-from mcplite.tools.frame_classes import pandas_class
 from mcplite.tools.frames import (
     INT_MAX,
     MISSING,
@@ -60,6 +59,7 @@ from mcplite.tools.frames import (
     frame_value,
     join,
 )
+from mcplite.tools.markers import pandas_class
 from mcplite.tools.output_schema import r_class_of
 
 
