@@ -14,7 +14,7 @@ rules give the error:
 >>> StringBinder(rows).bind({"n": "three", "label": "x"})
 Traceback (most recent call last):
 ...
-mcplite.tools.argument_errors.ArgumentError: argument 'n': expected an integer, got 'three' (str)
+mcplite.tools.failures.ArgumentError: argument 'n': expected an integer, got 'three' (str)
 """
 
 from __future__ import annotations

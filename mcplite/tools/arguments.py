@@ -11,7 +11,7 @@ that names the argument, what was expected and what was given:
 >>> binder.bind({"column": "city", "n": "five"})
 Traceback (most recent call last):
 ...
-mcplite.tools.argument_errors.ArgumentError: argument 'n': expected an integer, got 'five' (str)
+mcplite.tools.failures.ArgumentError: argument 'n': expected an integer, got 'five' (str)
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from typing import Any
 
 from mcplite.protocol.checks import cut
 from mcplite.tools.annotations import tool_name, type_hints
-from mcplite.tools.argument_errors import ArgumentError, Hook, Invalid, given, path_text, plural
-from mcplite.tools.failures import error_text
+from mcplite.tools.failures import ArgumentError, Hook, Invalid, error_text, given, path_text, plural
 from mcplite.tools.schema import input_schema
 from mcplite.tools.structuring import CONVERTER
 
@@ -111,7 +110,7 @@ class SchemaBinder:
     >>> SchemaBinder(head, schema).bind({"n": 0})
     Traceback (most recent call last):
     ...
-    mcplite.tools.argument_errors.ArgumentError: argument 'n': expected minimum 1, got 0 (int)
+    mcplite.tools.failures.ArgumentError: argument 'n': expected minimum 1, got 0 (int)
     """
 
     def __init__(

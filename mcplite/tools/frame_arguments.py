@@ -32,7 +32,7 @@ from typing import Any
 
 import rvalues as rv
 from mcplite.tools.annotations import Shape, read, record_fields
-from mcplite.tools.argument_errors import Invalid, beyond_r_integer, mismatch, not_a_level
+from mcplite.tools.failures import Invalid, beyond_r_integer, mismatch, not_a_level
 from mcplite.tools.frames import as_declared, cell_shape
 from mcplite.tools.output_schema import object_schema, r_class_of, value_schema, with_forms
 from rvalues.model.elements import INT_MAX

@@ -3,7 +3,7 @@
 Which hook an annotation gets is decided by :func:`mcplite.tools.annotations.read`, the same
 reading the input schema comes from; JSON Schema's rules decide what a hook accepts (5.0 is an
 integer, ``True`` is not 1). A value that does not fit raises
-:class:`~mcplite.tools.argument_errors.Invalid` with its path.
+:class:`~mcplite.tools.failures.Invalid` with its path.
 
 >>> CONVERTER.structure([1, 2.0], list[float])
 [1.0, 2.0]
@@ -26,7 +26,7 @@ from cattrs.gen import make_dict_structure_fn
 from cattrs.gen.typeddicts import make_dict_structure_fn as make_typeddict_structure_fn
 
 from mcplite.tools.annotations import EXPECTED, class_fields, json_type, json_value, read, unwrap
-from mcplite.tools.argument_errors import Hook, Invalid, Step, mismatch
+from mcplite.tools.failures import Hook, Invalid, Step, mismatch
 from mcplite.tools.frame_arguments import rows_to_frame
 
 
