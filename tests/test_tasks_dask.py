@@ -35,6 +35,13 @@ def broken() -> str:
     raise mcplite.ToolError("no convergence")
 
 
+def stepped(seconds: float, ctx: mcplite.Context) -> str:
+    """Reports half of its work done, then works `seconds` more."""
+    ctx.report_progress(1, 2, "first half fitted")
+    time.sleep(seconds)
+    return "fitted"
+
+
 def crash() -> str:
     """Ends the worker process running it."""
     os._exit(1)
@@ -68,7 +75,7 @@ def server_on(address: str) -> mcplite.McpServer:
     tasks = mcplite.DaskTasks(address, ttl_ms=60_000)
     OPENED.append(tasks)
     server = mcplite.McpServer("dask-tasks", tasks=tasks)
-    for tool in (fit, broken, crash):
+    for tool in (fit, broken, crash, stepped):
         server.tool(task="optional")(tool)
     return server
 
@@ -107,6 +114,22 @@ def test_cancel_and_a_tool_error(address: str) -> None:
         state = settled(client, failing["taskId"])
     assert state["status"] == "completed" and state["result"]["isError"] is True
     assert state["result"]["content"][0]["text"] == "no convergence"
+
+
+def test_progress_on_a_worker_is_the_working_tasks_status_message(address: str) -> None:
+    """Read through another server than the one that started the task: it is with the scheduler."""
+    with (
+        Client(server_on(address), capabilities=TASKS) as one,
+        Client(server_on(address), capabilities=TASKS) as other,
+    ):
+        task = one.request("tools/call", {"name": "stepped", "arguments": {"seconds": 3}})
+        deadline = time.monotonic() + 10
+        while "statusMessage" not in (state := other.request("tasks/get", {"taskId": task["taskId"]})):
+            assert time.monotonic() < deadline and state["status"] == "working", state
+            time.sleep(0.05)
+        done = settled(one, task["taskId"])
+    assert state["status"] == "working" and state["statusMessage"] == "1/2: first half fitted"
+    assert done["status"] == "completed" and done["result"]["content"][0]["text"] == "fitted"
 
 
 def test_a_task_is_private_and_unknown_ids_are_not_found(address: str) -> None:

@@ -5,8 +5,10 @@ every server process connected to the scheduler answers ``tasks/get`` for a task
 and a restarted server still finds a finished result within its time to live.
 
 What runs there: the tool's function with its bound arguments, pickled (R values pickle). It gets
-no live context: a context parameter receives a detached ``Context`` whose asks fail and whose
-progress and logs go nowhere; a task on Dask cannot ask the client anything (no ``input_required``)
+no live context: a context parameter receives a detached ``Context`` whose asks fail; its progress
+is the working task's ``statusMessage`` (an event of the task's key on the scheduler) and its log
+messages go to the worker's log ``mcplite.tasks``; a task on Dask cannot ask the client anything
+(no ``input_required``)
 and is not interrupted by ``tasks/cancel`` (the task is ``cancelled`` at once, and Dask drops the
 work when it has not started). Its value is written in the server process that answers
 ``tasks/get``, as the call's would be (jsonlite-exact, typed, under the result budget). A worker
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -29,7 +32,13 @@ import attrs
 from mcplite.engine.calls import _bind, _finish, error_result, failure_result, written
 from mcplite.engine.handlers import Request, Written
 from mcplite.engine.lines import result_line
-from mcplite.engine.tasks import RESULT_HEAD, missing_extension, tasks_negotiated
+from mcplite.engine.tasks import (
+    RESULT_HEAD,
+    log_task_message,
+    missing_extension,
+    progress_message,
+    tasks_negotiated,
+)
 from mcplite.features.task_store import DEFAULT_TTL_MS, POLL_INTERVAL_MS, now_iso
 from mcplite.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, RpcError
 from mcplite.tools.context import Context
@@ -43,9 +52,36 @@ SETTLING = 0.25
 server process has just fetched reports its state only once the scheduler has told it)."""
 
 
-def _run(function: Any, kwargs: dict[str, Any], context_parameters: tuple[str, ...]) -> Any:
+class WorkerNotifier:
+    """What a task's context sends on a Dask worker: progress is an event of the task's key on the
+    scheduler (``tasks/get`` shows the latest as the working task's ``statusMessage``); log
+    messages go to the worker's log ``mcplite.tasks``. ``get_worker`` is
+    ``distributed.get_worker`` (passed in: this module imports Dask only when a DaskTasks is made)."""
+
+    def __init__(self, get_worker: Callable[[], Any], tool: str) -> None:
+        self._get_worker = get_worker
+        self._tool = tool
+
+    def __call__(self, method: str, params: dict[str, Any]) -> None:
+        worker = self._get_worker()
+        key = str(worker.get_current_task())
+        if method == "notifications/progress":
+            worker.log_event(key, progress_message(params))
+        elif method == "notifications/message":
+            log_task_message(key.removeprefix(PREFIX), self._tool, params)
+
+
+def _run(
+    function: Any, kwargs: dict[str, Any], context_parameters: tuple[str, ...], notify: WorkerNotifier
+) -> Any:
     """A tool's function on a Dask worker (an async one in its own event loop)."""
-    detached = Context(request_id=0, protocol_version="2026-07-28", notify=lambda method, params: None)
+    detached = Context(
+        request_id=0,
+        protocol_version="2026-07-28",
+        notify=notify,
+        progress_token="task",  # any token: the notifier sends progress to the task's state
+        log_level="debug",  # every level: the worker's log filters
+    )
     kwargs = {**kwargs, **dict.fromkeys(context_parameters, detached)}
     value = function(**kwargs)
     if asyncio.iscoroutine(value):
@@ -91,6 +127,7 @@ class DaskTasks:
         self.max_per_owner = max_per_owner
         self.ttl_ms = ttl_ms
         self._killed = distributed.KilledWorker
+        self._get_worker = distributed.get_worker
 
     # -- the scheduler's records (each in a worker thread: the Dask client blocks) ------------------
 
@@ -154,7 +191,9 @@ class DaskTasks:
             try:
                 future.exception(timeout=SETTLING)
             except TimeoutError:
-                return Written({**head, **self._fields(record, "working")}, {})
+                events = self.client.get_events(PREFIX + task_id)  # the progress of the task
+                progress = {"statusMessage": events[-1][1]} if events else {}
+                return Written({**head, **self._fields(record, "working"), **progress}, {})
         tool = request.engine.tools.get(record["tool"])
         if future.status == "error" and isinstance(future.exception(), self._killed):
             message = f"a worker of the Dask cluster died while running tool {record['tool']}"
@@ -188,7 +227,8 @@ class DaskTasks:
         kwargs = await request.engine.workers.run(_bind, request, tool, arguments)
         if isinstance(kwargs, bytes):  # arguments that do not fit: the call's own answer
             return kwargs
-        work = (_run, tool.function, kwargs, tuple(tool.context_parameters))
+        notify = WorkerNotifier(self._get_worker, tool.name)
+        work = (_run, tool.function, kwargs, tuple(tool.context_parameters), notify)
         created = await request.engine.workers.run(self._create, request.principal, tool, work)
         return result_line(request, {"resultType": "task", **created})
 

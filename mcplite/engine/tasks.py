@@ -93,9 +93,14 @@ class TaskNotifier:
         if method == "notifications/progress":
             self._record.set_progress(progress_message(params))
         elif method == "notifications/message":
-            level = PYTHON_LEVELS.get(params.get("level", ""), logging.INFO)
-            name = f" {params['logger']}" if "logger" in params else ""
-            task_log.log(level, "task %s (%s)%s: %s", self._record.id, self._tool, name, params.get("data"))
+            log_task_message(self._record.id, self._tool, params)
+
+
+def log_task_message(task_id: str, tool: str, params: dict[str, Any]) -> None:
+    """A task's ``notifications/message`` written to the log ``mcplite.tasks`` at its level."""
+    level = PYTHON_LEVELS.get(params.get("level", ""), logging.INFO)
+    name = f" {params['logger']}" if "logger" in params else ""
+    task_log.log(level, "task %s (%s)%s: %s", task_id, tool, name, params.get("data"))
 
 
 def task_request(request: Request, record: TaskRecord, tool: str) -> Request:
