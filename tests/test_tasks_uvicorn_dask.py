@@ -30,7 +30,7 @@ pytest.importorskip("uvicorn")
 ROOT = Path(__file__).resolve().parent.parent
 TASKS: dict[str, Any] = {"extensions": {"io.modelcontextprotocol/tasks": {}}}
 PREFIX = "mcplite-task-"  # the key DaskTasks gives a task's future on the cluster
-FIT = {"name": "fit", "arguments": {"batches": 20, "seconds_per_batch": 1.0}}  # 20 s
+FIT: dict[str, Any] = {"name": "fit", "arguments": {"batches": 20, "seconds_per_batch": 1.0}}  # 20 s
 
 
 @contextlib.contextmanager
