@@ -28,6 +28,7 @@ TASKS = "io.modelcontextprotocol/tasks"
 WITH_TASKS: dict[str, Any] = {"elicitation": {}, "extensions": {TASKS: {}}}
 ids = itertools.count(1)
 stopped = threading.Event()  # set by a fit that saw its task cancelled
+go_on = threading.Event()  # lets `halves` report its progress
 
 
 def make_server() -> McpServer:
@@ -64,6 +65,14 @@ def make_server() -> McpServer:
         first = ctx.elicit("A number?", schema, key="number")
         second = ctx.elicit("Another number?", schema, key="number")
         return f"{first.content['n']},{second.content['n']}"
+
+    @server.tool(task="optional")
+    def halves(ctx: Context) -> str:
+        """Reports half of its work done once the test lets it, then finishes."""
+        assert go_on.wait(5), "the test never let it go on"
+        ctx.report_progress(1, 2, "first half")
+        time.sleep(0.3)
+        return "both halves"
 
     @server.tool(task="required")
     def batch() -> str:
@@ -369,6 +378,31 @@ def test_a_listen_hears_a_watched_tasks_status_changes(url: str) -> None:
     assert {k: v for k, v in told[-1].items() if k not in ("result", "_meta")} == {
         k: v for k, v in done.items() if k not in ("result", "_meta", "resultType")
     }
+
+
+def test_a_listen_hears_a_watched_tasks_progress_as_its_status_message(url: str) -> None:
+    go_on.clear()
+    created = result(url, "tools/call", {"name": "halves", "arguments": {}})
+    heard: list[dict[str, Any]] = []
+    listener = threading.Thread(target=listen_for, args=(url, [created["taskId"]], heard))
+    listener.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not any(m.get("method") == "notifications/subscriptions/acknowledged" for m in heard):
+            assert time.monotonic() < deadline, heard
+            time.sleep(0.02)
+        go_on.set()
+        done = until(url, created["taskId"], {"completed"})
+    finally:
+        listener.join(10)
+    assert not listener.is_alive()
+    told = [m["params"] for m in heard if m.get("method") == "notifications/tasks"]
+    assert [(t["status"], t.get("statusMessage")) for t in told] == [
+        ("working", "1/2: first half"),
+        ("completed", None),
+    ]
+    assert not [m for m in heard if m.get("method") in ("notifications/progress", "notifications/message")]
+    assert done["result"]["content"][0]["text"] == "both halves"
 
 
 def test_a_listen_for_tasks_needs_the_extension(url: str) -> None:

@@ -226,6 +226,7 @@ def settle(record: TaskRecord, line: bytes) -> None:
         if line.startswith(RESULT_HEAD) and line.endswith(b"}\n"):
             record.result = line[len(RESULT_HEAD) : -2]
             record.status = "completed"
+            record.status_message = None  # the work's progress, told while it worked
         else:
             try:
                 error = json.loads(line)["error"]
