@@ -62,11 +62,14 @@ def test_a_shared_column_keeps_arrows_memory_after_the_table_is_gone() -> None:
     del table
     gc.collect()
     scratch = [pa.array(np.full(200_000, -1.0)) for _ in range(4)]  # memory a freed buffer would go to
-    assert pa.total_allocated_bytes() >= before  # the buffer is still allocated: the value holds it
+    size = 200_000 * 8  # the column's buffer; Arrow's small allocations of a few bytes come and go
+    assert (
+        pa.total_allocated_bytes() > before - size // 2
+    )  # the buffer is still allocated: the value holds it
     assert value.data.tolist() == expected
     del scratch, value
     gc.collect()
-    assert pa.total_allocated_bytes() < before  # and it is freed with the value
+    assert pa.total_allocated_bytes() <= before - size // 2  # and it is freed with the value
 
 
 def test_int32_holding_rs_na_pattern_is_not_shared() -> None:
