@@ -26,7 +26,7 @@ import attrs
 
 from mcplite.engine.asking import MISSING_CAPABILITY, CapabilityMissing, _capable, _missing
 from mcplite.engine.handlers import Method, Request, Written
-from mcplite.features.task_store import TERMINAL, TaskRecord, TaskStore, now_iso
+from mcplite.features.task_store import TaskRecord, TaskStore, now_iso
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
 from mcplite.protocol.versions import LOG_LEVEL_KEY
 from mcplite.tools.asks import Ask, AskError
@@ -220,24 +220,15 @@ RESULT_HEAD = b'{"jsonrpc":"2.0","id":0,"result":'
 
 def settle(record: TaskRecord, line: bytes) -> None:
     """End a task with the response line its call wrote (under the request id 0)."""
-    with record.changed:
-        if record.status in TERMINAL:
-            return
-        if line.startswith(RESULT_HEAD) and line.endswith(b"}\n"):
-            record.result = line[len(RESULT_HEAD) : -2]
-            record.status = "completed"
-            record.status_message = None  # the work's progress, told while it worked
-        else:
-            try:
-                error = json.loads(line)["error"]
-            except (ValueError, KeyError, TypeError):
-                error = {"code": -32603, "message": "Internal error: the task ended without an answer"}
-            record.error = error
-            record.status = "failed"
-            record.status_message = f"the call failed: {error.get('message')!s:.300}"
-        record.updated_at = now_iso()
-        record.changed.notify_all()
-    record.tell_watchers()
+    if line.startswith(RESULT_HEAD) and line.endswith(b"}\n"):
+        # the work's progress, told while it worked, is over
+        record.set_status("completed", None, result=line[len(RESULT_HEAD) : -2])
+        return
+    try:
+        error = json.loads(line)["error"]
+    except (ValueError, KeyError, TypeError):
+        error = {"code": -32603, "message": "Internal error: the task ended without an answer"}
+    record.set_status("failed", f"the call failed: {error.get('message')!s:.300}", error=error)
 
 
 def fail(record: TaskRecord, code: int, message: str, data: Any = None) -> None:
@@ -245,15 +236,7 @@ def fail(record: TaskRecord, code: int, message: str, data: Any = None) -> None:
     error: dict[str, Any] = {"code": code, "message": message}
     if data is not None:
         error["data"] = data
-    with record.changed:
-        if record.status in TERMINAL:
-            return
-        record.error = error
-        record.status = "failed"
-        record.status_message = f"the call failed: {message:.300}"
-        record.updated_at = now_iso()
-        record.changed.notify_all()
-    record.tell_watchers()
+    record.set_status("failed", f"the call failed: {message:.300}", error=error)
 
 
 def watched_tasks(request: Request, limit: int) -> list[TaskRecord]:

@@ -64,13 +64,25 @@ class TaskRecord:
     def expired(self) -> bool:
         return self.status in TERMINAL and time.monotonic() - self.created > self.ttl_ms / 1000
 
-    def set_status(self, status: TaskStatus, message: str | None = None) -> bool:
-        """Move to ``status`` (False, and no change, once the task is terminal)."""
+    def set_status(
+        self,
+        status: TaskStatus,
+        message: str | None = None,
+        *,
+        result: bytes | None = None,
+        error: dict[str, Any] | None = None,
+    ) -> bool:
+        """Move to ``status`` (False, and no change, once the task is terminal), ending it with its
+        ``result`` (the bytes of its call's result) or its ``error`` where given."""
         with self.changed:
             if self.status in TERMINAL:
                 return False
             self.status = status
             self.status_message = message
+            if result is not None:
+                self.result = result
+            if error is not None:
+                self.error = error
             self.updated_at = now_iso()
             self.changed.notify_all()
         self.tell_watchers()
