@@ -25,6 +25,7 @@ import pytest
 
 import mcplite
 from mcplite.http import McpHttpApp
+from mcplite.protocol import jsonrpc
 from mcplite.transports.stdio import _hand_on
 from tests.servers import hostile
 from tests.serving import free_port, served
@@ -163,6 +164,17 @@ def test_a_request_nesting_deeper_than_the_parser_goes_is_answered_under_its_id(
     assert wire.result("ping") == {}
     assert wire.close() == 0
     wire.check_clean()
+
+
+def test_looking_for_the_id_of_a_message_of_millions_of_brackets_is_bounded() -> None:
+    # the id stands after 16 million brackets: reading every token for it took seconds on the loop
+    n = 8_000_000
+    line = ('{"jsonrpc":"2.0","params":' + "[" * n + "]" * n + ',"id":1,"method":"ping"}').encode()
+    began = time.perf_counter()
+    with pytest.raises(jsonrpc.RpcError) as raised:
+        jsonrpc.parse_message(line)
+    assert time.perf_counter() - began < 1.0
+    assert raised.value.code == -32700  # given up on: no id to answer under
 
 
 # -- 3. huge integers --------------------------------------------------------------------------------------

@@ -14,9 +14,10 @@ mcplite.protocol.jsonrpc.RpcError: Parse error: NaN is not JSON
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
-from mcplite.protocol.unreadable import first_long_integer, max_integer_digits, top_level_members
+from mcplite.protocol.unreadable import first_long_integer, top_level_members
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -68,7 +69,7 @@ def parse_message(line: bytes) -> Any:
         why = "the message nests too deeply for the server to read"
         raise _unreadable(text, why, why) from None
     except ValueError:  # an integer of more digits than Python converts
-        limit = max_integer_digits()
+        limit = sys.get_int_max_str_digits()
         found = first_long_integer(text)
         where = f"{found[0]} is an integer of {found[1]} digits" if found else "a number has more digits"
         why = f"{where}; the most the server reads is {limit} (send it as a string)"

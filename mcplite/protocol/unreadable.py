@@ -15,19 +15,22 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Collection
 from typing import Any
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', re.DOTALL)
 """A string (skipped whole, so that brackets inside it do not count) or a structural character."""
+MAX_TOKENS_READ = 100_000
+"""Tokens :func:`top_level_members` reads at most (about 30 ms): past them it gives up, so that a
+message of millions of brackets does not hold the event loop up while its id is looked for."""
 
 
 def top_level_members(text: str, names: Collection[str]) -> dict[str, Any]:
     """The values of the members ``names`` of the top-level JSON object in ``text`` that parse on
     their own (an id, a method), read without parsing the other members' values.
 
-    One scan over the text's tokens; it stops once every name is found.
+    One scan over the text's tokens; it stops once every name is found, or after
+    :data:`MAX_TOKENS_READ` tokens (what is found by then).
     """
     wanted = set(names)
     found: dict[str, Any] = {}
@@ -35,7 +38,9 @@ def top_level_members(text: str, names: Collection[str]) -> dict[str, Any]:
     key: str | None = None
     value_at = -1
     expecting_key = False
-    for token in _TOKEN.finditer(text):
+    for count, token in enumerate(_TOKEN.finditer(text)):
+        if count == MAX_TOKENS_READ:
+            break
         mark = token.group()
         if depth == 1:
             if mark.startswith('"') and expecting_key:
@@ -100,8 +105,3 @@ def first_long_integer(text: str) -> tuple[str, int] | None:
             continue
         stack.extend(reversed(items))
     return None
-
-
-def max_integer_digits() -> int:
-    """The most digits Python converts to an int (``sys.get_int_max_str_digits``; 0 is no limit)."""
-    return sys.get_int_max_str_digits()
