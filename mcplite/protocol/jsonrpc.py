@@ -71,7 +71,7 @@ def parse_message(line: bytes) -> Any:
     except ValueError:  # an integer of more digits than Python converts
         limit = sys.get_int_max_str_digits()
         found = first_long_integer(text)
-        where = f"{found[0]} is an integer of {found[1]} digits" if found else "a number has more digits"
+        where = f"{found[0]} is an integer of {found[1]} digits" if found else "an integer has more digits"
         why = f"{where}; the most the server reads is {limit} (send it as a string)"
         raise _unreadable(text, why, f"a number has more than {limit} digits") from None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Any
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', re.DOTALL)
@@ -84,24 +84,37 @@ def _integer(text: str) -> int | _LongInteger:
         return _LongInteger(len(text.lstrip("-")))
 
 
+def _children(path: str, value: Any) -> Iterator[tuple[str, Any]]:
+    """A container's items with their paths (named only as they are reached)."""
+    if isinstance(value, dict):
+        return ((f"{path}[{key!r}]" if path else key, item) for key, item in value.items())
+    return ((f"{path}[{index}]", item) for index, item in enumerate(value))
+
+
 def first_long_integer(text: str) -> tuple[str, int] | None:
     """Where the first integer too long for Python stands in ``text`` (a path from the top level,
-    as ``params['arguments']['x'][1]``) and its number of digits; None if there is none or the text
-    does not parse for another reason."""
+    as ``params['arguments']['x'][1]``) and its number of digits; None if there is none, if the
+    text does not parse for another reason, or if it is not among the first
+    :data:`MAX_TOKENS_READ` values (a message of millions of values is not walked whole)."""
     try:
         message = json.loads(text, parse_int=_integer)
     except (ValueError, RecursionError):
         return None
-    stack: list[tuple[str, Any]] = [("", message)]
-    while stack:
-        path, value = stack.pop()
+    if isinstance(message, _LongInteger):
+        return "", message.digits
+    if not isinstance(message, (dict, list)):
+        return None
+    stack = [_children("", message)]
+    for _ in range(MAX_TOKENS_READ):
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if not stack:
+                return None
+            continue
+        path, value = step
         if isinstance(value, _LongInteger):
             return path, value.digits
-        if isinstance(value, dict):
-            items = [(f"{path}[{key!r}]" if path else key, item) for key, item in value.items()]
-        elif isinstance(value, list):
-            items = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
-        else:
-            continue
-        stack.extend(reversed(items))
+        if isinstance(value, (dict, list)):
+            stack.append(_children(path, value))
     return None
