@@ -78,6 +78,24 @@ def _missing(ask: Ask) -> dict[str, Any]:
     return {ask.capability: {}}
 
 
+def require_capabilities(capabilities: dict[str, Any], asks: Sequence[Ask]) -> None:
+    """Refuse (``CapabilityMissing``, -32021 naming what is needed) asks a 2026-07-28 client
+    did not declare the capabilities of in its ``_meta``."""
+    needed: dict[str, Any] = {}
+    for ask in asks:
+        if not _capable(capabilities, ask):
+            needed.update(_missing(ask))
+    if needed:
+        raise CapabilityMissing(
+            RpcError(
+                MISSING_CAPABILITY,
+                f"Missing required client capability: {', '.join(sorted(needed))} (declare it in "
+                f"_meta[{CLIENT_CAPABILITIES_KEY!r}])",
+                {"requiredCapabilities": needed},
+            )
+        )
+
+
 # -- legacy: requests to the client ----------------------------------------------------------------
 
 
@@ -216,19 +234,7 @@ class ModernAsker:
 
     def _answer(self, asks: Sequence[Ask]) -> list[dict[str, Any]]:
         keyed = [(self._key(ask), ask) for ask in asks]
-        if not all(_capable(self._capabilities, ask) for ask in asks):
-            needed: dict[str, Any] = {}
-            for ask in asks:
-                if not _capable(self._capabilities, ask):
-                    needed.update(_missing(ask))
-            raise CapabilityMissing(
-                RpcError(
-                    MISSING_CAPABILITY,
-                    f"Missing required client capability: {', '.join(sorted(needed))} (declare it in "
-                    f"_meta[{CLIENT_CAPABILITIES_KEY!r}])",
-                    {"requiredCapabilities": needed},
-                )
-            )
+        require_capabilities(self._capabilities, asks)
         missing = {key: ask for key, ask in keyed if key not in self._answers}
         if missing:
             raise InputRequired(missing, self._answers)

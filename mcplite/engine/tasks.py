@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from mcplite.engine.asking import MISSING_CAPABILITY, CapabilityMissing, _capable, _missing
+from mcplite.engine.asking import MISSING_CAPABILITY, require_capabilities
 from mcplite.engine.handlers import Method, Request, Written
 from mcplite.features.task_store import TaskRecord, TaskStore, now_iso
 from mcplite.protocol.jsonrpc import INVALID_PARAMS, RpcError
@@ -130,18 +130,7 @@ class TaskAsker:
         self._lock = threading.Lock()
 
     def _keys(self, asks: Sequence[Ask]) -> list[str]:
-        missing = [ask for ask in asks if not _capable(self._capabilities, ask)]
-        if missing:
-            needed: dict[str, Any] = {}
-            for ask in missing:
-                needed.update(_missing(ask))
-            raise CapabilityMissing(
-                RpcError(
-                    MISSING_CAPABILITY,
-                    f"Missing required client capability: {', '.join(sorted(needed))}",
-                    {"requiredCapabilities": needed},
-                )
-            )
+        require_capabilities(self._capabilities, asks)
         record = self._record
         keys = []
         with self._lock, record.changed:
