@@ -16,6 +16,7 @@ import pytest
 
 import mcplite
 from mcplite.engine.connection import Connection
+from tests.conformance.everything_server import JSON_SCHEMA_2020_12
 
 MODERN = "2026-07-28"
 ENVELOPE = {
@@ -56,30 +57,8 @@ def test_initialize_naming_2026_07_28_in_meta_is_not_a_legacy_handshake() -> Non
 
 jsonschema = pytest.importorskip("jsonschema")
 
-# The conformance suite's json-schema-2020-12 scenario schema (0.2.0-alpha.12, SEP-1613 / SEP-2106).
-SUITE_SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "$defs": {
-        "address": {
-            "$anchor": "addressDef",
-            "type": "object",
-            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
-        }
-    },
-    "properties": {
-        "name": {"type": "string"},
-        "address": {"$ref": "#/$defs/address"},
-        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
-        "phone": {"type": "string"},
-        "email": {"type": "string"},
-    },
-    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
-    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
-    "then": {"required": ["phone"]},
-    "else": {"required": ["email"]},
-    "additionalProperties": False,
-}
+SUITE_SCHEMA: dict[str, Any] = JSON_SCHEMA_2020_12
+"""The conformance suite's json-schema-2020-12 scenario schema, as the everything server lists it."""
 
 ARGUMENT_CASES: list[Any] = [
     {"email": "a@b.c"},
