@@ -116,7 +116,10 @@ async def _call(request: Request, tool: RegisteredTool, arguments: dict[str, Any
     context = request_context(request)
     workers = request.engine.workers
     if tool.is_async:
-        kwargs = await workers.run(_bind, request, tool, arguments)
+        if tool.binder.reads_frames:  # a frame's rows are read off the event loop
+            kwargs = await workers.run(_bind, request, tool, arguments)
+        else:  # a thread hop would cost a small call more than binding it
+            kwargs = _bind(request, tool, arguments)
         if isinstance(kwargs, bytes):
             return kwargs
         try:

@@ -231,6 +231,26 @@ def marker(annotation: Any, cls: type[M]) -> M | None:
     return None
 
 
+def holds_frame(annotation: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """Whether a value of ``annotation`` can hold a data frame with declared rows, at any depth
+    (reading one costs what its rows cost: it is read off the event loop).
+
+    >>> holds_frame(int), holds_frame(list[dict[str, float]])
+    (False, False)
+    """
+    shape = read(annotation)
+    if shape.kind == "frame":
+        return True
+    if shape.kind in ("record", "typeddict"):
+        inner = seen | {shape.annotation}
+        return shape.annotation not in seen and any(
+            holds_frame(field, inner) for _, field, _ in record_fields(shape.annotation)
+        )
+    if shape.kind in ("union", "array", "set", "tuple", "mapping"):
+        return any(holds_frame(arg, seen) for arg in shape.args if arg is not Ellipsis)
+    return False
+
+
 def record_fields(cls: Any) -> list[tuple[str, Any, bool]]:
     """The fields of a dataclass, attrs class or TypedDict: (name, annotation, required).
 

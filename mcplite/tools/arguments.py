@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from mcplite.protocol.checks import cut
-from mcplite.tools.annotations import tool_name, type_hints
+from mcplite.tools.annotations import holds_frame, tool_name, type_hints
 from mcplite.tools.failures import ArgumentError, Hook, Invalid, error_text, given, path_text, plural
 from mcplite.tools.schema import input_schema
 from mcplite.tools.structuring import CONVERTER
@@ -49,6 +49,8 @@ class ArgumentBinder:
             for example in schema.get("examples", ()):
                 self._check_example(func, name, example)
         self._required: list[str] = self.schema.get("required", [])
+        self.reads_frames = any(holds_frame(annotation) for _, annotation in self._hooks.values())
+        """Whether a call's arguments may hold a data frame (then they are read off the event loop)."""
 
     def _check_example(self, func: Callable[..., Any], name: str, example: Any) -> None:
         """Refuse an ``Examples(...)`` value the parameter does not accept (a TypeError at registration)."""
@@ -127,6 +129,7 @@ class SchemaBinder:
                 f"{owner}: input_schema is not a valid JSON Schema (2020-12): {cut(err.message)}"
             ) from None
         self.schema = schema
+        self.reads_frames = False  # the arguments reach the function as the JSON values they are
         self._validator = jsonschema.Draft202012Validator(schema)
         self._best_match = jsonschema.exceptions.best_match
         parameters = [p for p in inspect.signature(func).parameters.values() if p.name not in skip]
