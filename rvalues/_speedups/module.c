@@ -136,6 +136,12 @@ static PyMethodDef methods[] = {
     {"r_integers", sp_r_integers, METH_VARARGS,
      "r_integers(values, mask) -> bytes | None\nR's int32 storage of an integer or bool array (NA where "
      "the bool `mask` is true); None when an unmasked value is outside R's integer range."},
+    {"arrow_fill", sp_arrow_fill, METH_VARARGS,
+     "arrow_fill(out, values, validity, offset, kind, per) -> int\n"
+     "Fill the int32 or float64 `out` from an Arrow values buffer and validity bitmap (None: no nulls), items\n"
+     "from `offset` on; nulls become R's NA. kind 0: int32 (returns how many valid values are R's NA bit\n"
+     "pattern), 1: float64, 2: date32 days as doubles, 3: int32 dictionary codes + 1, 4: int64 ticks as\n"
+     "seconds, `per` ticks a second (0: the ticks are seconds)."},
     {"plain_json", sp_plain_json, METH_VARARGS,
      "plain_json(value, auto_unbox, null, mode, precision, always_decimal, no_dots, (na, nan, inf, ninf),\n"
      "max_depth, float_types, int_types, bool_types, str_types, escape=False) -> str | bytes | None\n"

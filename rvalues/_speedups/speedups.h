@@ -127,6 +127,7 @@ PyObject *sp_date_days(PyObject *self, PyObject *args);
 
 /* integers.c */
 PyObject *sp_r_integers(PyObject *self, PyObject *args);
+PyObject *sp_arrow_fill(PyObject *self, PyObject *args);
 
 /* rows.c */
 PyObject *sp_rows_text(PyObject *self, PyObject *args);

@@ -1,8 +1,9 @@
 """One Arrow array (a column) as an R vector: the type table of :func:`rvalues.convert.arrow.from_arrow`.
 
-Every conversion reads Arrow's buffers: int32 and float64 without nulls are shared read-only (see
-``_shared``), with nulls Arrow's kernels fill R's NA pattern into a new buffer in one pass, other
-numbers take one vectorized numpy pass, strings come from Arrow's own buffers.
+Every conversion reads Arrow's buffers (:mod:`rvalues.convert.arrow_buffers`): int32 and float64
+without nulls are shared read-only; with nulls, and for dates, timestamps and dictionary codes, one
+compiled pass writes R's storage with R's NA; other numbers take one vectorized numpy pass, strings
+come from Arrow's own buffers.
 
 >>> import pyarrow as pa
 >>> column(pa.array([1, None, 3], pa.int32()), "x").data.tolist()
@@ -12,24 +13,30 @@ numbers take one vectorized numpy pass, strings come from Arrow's own buffers.
 from __future__ import annotations
 
 import functools
-import importlib
 import re
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+import rvalues.convert.arrow_buffers as buffers
+from rvalues._speedups import writer as compiled
+from rvalues.convert.arrow_buffers import compute, pyarrow
 from rvalues.convert.numpy import convert_flat, make_frame
-from rvalues.convert.typed import integers, posixct_from_ticks, timedeltas
+from rvalues.convert.typed import (
+    integers,
+    posixct_from_seconds,
+    posixct_from_ticks,
+    ticks_per_second,
+    timedeltas,
+)
 from rvalues.errors import RValueError
 from rvalues.format.timezones import zone
-from rvalues.lazy import import_pyarrow
 from rvalues.model.base import RValue
 from rvalues.model.build import SHARED_LABELS, build, labels
 from rvalues.model.coerce import as_type
 from rvalues.model.frames import automatic_row_names
 from rvalues.model.lists import NULL
-from rvalues.model.storage import freeze, lock_shared
+from rvalues.model.storage import freeze
 from rvalues.model.strings import shorten
 from rvalues.model.vectors import Character
 from rvalues.na import NA_INTEGER, NA_REAL
@@ -46,26 +53,7 @@ _CHECK_BYTES_FROM = 1000
 _DISTINCT_FROM = 65_536
 """From this many strings on, a sample decides whether each distinct string is made only once."""
 _SAMPLE = 4096
-_SHARE_FROM = 4096
-"""Numbers of at least this many bytes share Arrow's buffer; fewer are copied (see ``_shared``)."""
 _OFFSET = re.compile(r"^[+-]\d\d:?\d\d$")
-
-
-@functools.cache
-def pyarrow() -> ModuleType:
-    """pyarrow, imported when the first Arrow value arrives (``import rvalues`` never imports it)."""
-    try:
-        return import_pyarrow()
-    except ImportError:
-        raise RValueError(
-            "converting Arrow data needs pyarrow: pip install 'rvalues-mcplite[arrow]'"
-        ) from None
-
-
-@functools.cache
-def _compute() -> ModuleType:
-    """pyarrow.compute, whose kernels fill nulls into a new buffer of Arrow's pool in one pass."""
-    return importlib.import_module("pyarrow.compute")
 
 
 def combined(chunked: Any) -> Any:
@@ -85,8 +73,8 @@ def column(array: Any, where: str) -> RValue:
         return _integers(array, where)
     if types.is_floating(kind):
         if types.is_float64(kind):  # NaN stays NaN, null -> NA
-            return build("double", _filled(array, NA_REAL))
-        return convert_flat(_values(array), _missing(array), where)  # NaN stays NaN, null -> NA
+            return build("double", buffers.filled(array))
+        return convert_flat(buffers.values(array), buffers.missing(array), where)  # NaN stays NaN, null -> NA
     if types.is_boolean(kind):
         return _logicals(array)
     if types.is_string(kind) or types.is_large_string(kind) or types.is_string_view(kind):
@@ -96,11 +84,17 @@ def column(array: Any, where: str) -> RValue:
     if types.is_date32(kind) or types.is_date64(kind):
         return _dates(array)
     if types.is_timestamp(kind):
-        missing = _missing(array)
+        tzone = _tzone(kind.tz, where)
+        secs = buffers.compiled_fill(array, compiled.ARROW_TICKS, ticks_per_second(kind.unit, 1)[1])
+        if secs is not None:
+            return posixct_from_seconds(secs, tzone)
+        missing = buffers.missing(array)
         present = np.zeros(len(array), dtype=bool) if missing is None else missing
-        return posixct_from_ticks(_values(array), present, kind.unit, 1, _tzone(kind.tz, where))
+        return posixct_from_ticks(buffers.values(array), present, kind.unit, 1, tzone)
     if types.is_duration(kind):
-        return timedeltas(_values(array).view(f"timedelta64[{kind.unit}]"), _missing(array), where)
+        return timedeltas(
+            buffers.values(array).view(f"timedelta64[{kind.unit}]"), buffers.missing(array), where
+        )
     if types.is_decimal(kind):
         return build("double", _decimals(array))
     if types.is_null(kind):
@@ -117,31 +111,20 @@ def column(array: Any, where: str) -> RValue:
     )
 
 
-def _missing(array: Any) -> np.ndarray | None:
-    """True where the validity bitmap says null (None when nothing is): the bitmap unpacked by numpy."""
-    if not array.null_count:
-        return None
-    validity = array.buffers()[0]
-    if validity is None:  # the null type: every element is null
-        return np.ones(len(array), dtype=bool)
-    start = array.offset
-    bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), count=start + len(array), bitorder="little")
-    out: np.ndarray = bits[start:] == 0
-    return out
-
-
 def _integers(array: Any, where: str) -> RValue:
     """Integers by numpy's rule; int32 where no value is R's NA bit pattern: Arrow's buffer shared
     (without nulls) or filled by Arrow."""
-    values = _values(array)
+    values = buffers.values(array)
     if values.dtype == np.int32 and len(values):
+        if array.null_count and (filled := buffers.compiled_fill(array, compiled.ARROW_INT32)) is not None:
+            return build("integer", filled)
         if values.min() != NA_INTEGER:
-            return build("integer", _filled(array, NA_INTEGER))
+            return build("integer", buffers.filled(array))
         if array.null_count:  # R's NA under nulls (as to_arrow leaves it) is no value
-            filled = _filled(array, NA_INTEGER)
+            filled = buffers.filled(array)
             if np.count_nonzero(filled == NA_INTEGER) == array.null_count:
                 return build("integer", filled)
-    return integers(values, _missing(array), where)
+    return integers(values, buffers.missing(array), where)
 
 
 def _logicals(array: Any) -> RValue:
@@ -152,54 +135,10 @@ def _logicals(array: Any) -> RValue:
     start = array.offset
     bits = np.unpackbits(np.frombuffer(buffer, dtype=np.uint8), count=start + len(array), bitorder="little")
     out = bits[start:].astype(np.int32)
-    missing = _missing(array)
+    missing = buffers.missing(array)
     if missing is not None:
         out[missing] = NA_INTEGER
     return build("logical", out)
-
-
-def _values(array: Any) -> np.ndarray:
-    """The fixed-width values buffer as numpy, without a copy (values under nulls are arbitrary)."""
-    kind = array.type
-    numeric = pyarrow().types.is_integer(kind) or pyarrow().types.is_floating(kind)
-    dtype = np.dtype(kind.to_pandas_dtype() if numeric else f"int{kind.bit_width}")  # dates, times: ints
-    return _values_of_width(array, dtype)
-
-
-def _filled(array: Any, na: np.int32 | float) -> np.ndarray:
-    """An int32 or float64 array as locked storage, nulls as ``na`` (R's NA bit pattern, kept): the
-    array's own buffer without nulls, else a new one Arrow fills in one pass (its pool reuses memory).
-
-    >>> import pyarrow as pa
-    >>> _filled(pa.array([1, None, 3], pa.int32()), NA_INTEGER).tolist()
-    [1, -2147483648, 3]
-    """
-    kind = array.type
-    if array.null_count:
-        array = _compute().fill_null(array, pyarrow().scalar(na, kind))
-    return _shared(array, np.dtype(kind.to_pandas_dtype()))
-
-
-def _shared(array: Any, dtype: np.dtype) -> np.ndarray:
-    """The values buffer as locked storage without a copy: read-only, and keeping Arrow's buffer alive.
-
-    >>> import pyarrow as pa
-    >>> _shared(pa.array([1.5, 2.5]), np.dtype(np.float64)).flags.writeable
-    False
-    """
-    values = _values_of_width(array, dtype)
-    if values.nbytes < _SHARE_FROM:  # a copy: cheaper, and a short slice holds no large buffer alive
-        return freeze(values)
-    buffer = memoryview(array.buffers()[1]).toreadonly()  # Arrow's memory may be mutable; R's is not
-    at = array.offset * dtype.itemsize
-    return lock_shared(np.frombuffer(buffer, dtype=dtype, count=len(array), offset=at))
-
-
-def _values_of_width(array: Any, dtype: np.dtype) -> np.ndarray:
-    buffer = array.buffers()[1]
-    if buffer is None or not len(array):
-        return np.zeros(len(array), dtype=dtype)
-    return np.frombuffer(buffer, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
 
 
 def _strings(array: Any, where: str) -> RValue:
@@ -229,18 +168,18 @@ def _python_strings(array: Any) -> np.ndarray:
     """
     if len(array) < _DISTINCT_FROM or not _repeats_few(array):
         return array.to_numpy(zero_copy_only=False)  # type: ignore[no-any-return]
-    encoded = _compute().dictionary_encode(array)  # null stays null in the indices
+    encoded = compute().dictionary_encode(array)  # null stays null in the indices
     words = encoded.dictionary.to_numpy(zero_copy_only=False)
     with_none = np.empty(len(words) + 1, dtype=object)  # null -> the last entry, None
     with_none[:-1] = words
-    codes = _compute().fill_null(encoded.indices, len(words)).to_numpy()
+    codes = compute().fill_null(encoded.indices, len(words)).to_numpy()
     return with_none[codes]  # type: ignore[no-any-return]
 
 
 def _repeats_few(array: Any) -> bool:
     """Whether an evenly spread sample of a long string array holds few distinct strings."""
     at = np.linspace(0, len(array) - 1, _SAMPLE, dtype=np.int64)
-    distinct = _compute().count_distinct(array.take(at), mode="all").as_py()
+    distinct = compute().count_distinct(array.take(at), mode="all").as_py()
     return bool(distinct <= _SAMPLE // 16)
 
 
@@ -259,16 +198,21 @@ def _factor(array: Any, where: str) -> RValue:
     dictionary = array.dictionary
     kind = _ORDERED if array.type.ordered else _FACTOR
     if not dictionary.null_count:  # codes + 1, nulls as NA: two passes of Arrow's
-        compute, pa = _compute(), pyarrow()
+        kernels, pa = compute(), pyarrow()
+        if (
+            array.indices.type == pa.int32()
+            and (codes := buffers.compiled_fill(array.indices, compiled.ARROW_CODES)) is not None
+        ):
+            return build("integer", codes, {"levels": _levels(dictionary, where), "class": kind})
         # values under nulls may be anything; indices past int32 cannot index a dictionary
-        indices = compute.cast(array.indices, pa.int32(), safe=False)
-        codes = _filled(compute.add(indices, pa.scalar(1, pa.int32())), NA_INTEGER)
+        indices = kernels.cast(array.indices, pa.int32(), safe=False)
+        codes = buffers.filled(kernels.add(indices, pa.scalar(1, pa.int32())))
         return build("integer", codes, {"levels": _levels(dictionary, where), "class": kind})
     # a null level: its codes are NA, the later levels move down one
-    codes = _values(array.indices)
+    codes = buffers.values(array.indices)
     if codes.dtype.kind == "u" and codes.dtype.itemsize >= 4:  # uint32 (polars) and wider: past int32
         codes = codes.astype(np.int64)
-    missing = _missing(array)
+    missing = buffers.missing(array)
     absent = dictionary.is_null().to_numpy(zero_copy_only=False)
     at = np.clip(codes, 0, len(absent) - 1)  # codes under nulls may point anywhere
     missing = absent[at] if missing is None else (missing | absent[at])
@@ -297,12 +241,14 @@ def _levels(dictionary: Any, where: str) -> RValue:
 
 def _dates(array: Any) -> RValue:
     """date32 (days) and date64 (milliseconds) as Date: days as doubles, computed by Arrow."""
-    compute, pa = _compute(), pyarrow()
+    kernels, pa = compute(), pyarrow()
     wide = pa.types.is_date64(array.type)
-    days = compute.cast(array.view(pa.int64() if wide else pa.int32()), pa.float64())
+    if not wide and (days := buffers.compiled_fill(array, compiled.ARROW_DAYS)) is not None:
+        return build("double", days, {"class": _DATE_CLASS})
+    days = kernels.cast(array.view(pa.int64() if wide else pa.int32()), pa.float64())
     if wide:
-        days = compute.divide(days, pa.scalar(float(_MS_PER_DAY)))
-    return build("double", _filled(days, NA_REAL), {"class": _DATE_CLASS})
+        days = kernels.divide(days, pa.scalar(float(_MS_PER_DAY)))
+    return build("double", buffers.filled(days), {"class": _DATE_CLASS})
 
 
 @functools.lru_cache(maxsize=64)
@@ -323,7 +269,7 @@ def _decimals(array: Any) -> np.ndarray:
     Where every unscaled integer is below 2**53 (and the scale at most 22) it and the power of ten are
     exact doubles, so one division gives the nearest double; otherwise Python's Decimal rounds."""
     kind = array.type
-    missing = _missing(array)
+    missing = buffers.missing(array)
     unscaled = _unscaled(array)
     present = unscaled if missing is None else unscaled[~missing]
     if abs(kind.scale) <= _EXACT_POWER and (not len(present) or np.abs(present).max() <= _EXACT):
@@ -341,8 +287,8 @@ def _unscaled(array: Any) -> np.ndarray:
     """The decimals' unscaled integers as int64, with values past int64 (and nulls) as int64's maximum."""
     width = array.type.byte_width
     if width <= 8:
-        return _values_of_width(array, np.dtype(f"int{width * 8}")).astype(np.int64)
-    words = _values_of_width(array, np.dtype(f"V{width}")).view(np.int64).reshape(-1, width // 8)
+        return buffers.values_of_width(array, np.dtype(f"int{width * 8}")).astype(np.int64)
+    words = buffers.values_of_width(array, np.dtype(f"V{width}")).view(np.int64).reshape(-1, width // 8)
     low = words[:, 0]
     fits = (words[:, 1:] == (low >> 63)[:, None]).all(axis=1)  # the high words only extend the sign
     return np.where(fits, low, np.iinfo(np.int64).max)
@@ -375,7 +321,7 @@ def _list_column(array: Any, where: str) -> RValue:
     Only the stretch of the child the elements reach is converted; list views may reach it in any
     order and overlap, which slicing the converted child takes as it comes."""
     starts, stops = _element_bounds(array)
-    missing = _missing(array)
+    missing = buffers.missing(array)
     null = np.zeros(len(array), dtype=bool) if missing is None else missing
     reached = ~null & (stops > starts)
     first, last = (int(starts[reached].min()), int(stops[reached].max())) if reached.any() else (0, 0)

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from rvalues.convert.arrow_columns import pyarrow
+from rvalues.convert.arrow_buffers import pyarrow
 from rvalues.convert.origins import origin_of
 from rvalues.errors import RValueError
 from rvalues.format.timezones import local_zone_name, tzone_of

@@ -234,7 +234,7 @@ _UNIT_SECONDS = {
 
 
 @functools.cache
-def _ticks_per_second(unit: str, count: int) -> tuple[float, int]:
+def ticks_per_second(unit: str, count: int) -> tuple[float, int]:
     """``(seconds per tick, 0)``, or ``(0.0, ticks per second)`` where a second is a whole number of ticks."""
     step = _UNIT_SECONDS[unit] * count  # seconds per tick, exactly
     if step >= 1 or (1 / step).denominator != 1:
@@ -245,7 +245,7 @@ def _ticks_per_second(unit: str, count: int) -> tuple[float, int]:
 def _seconds(ints: np.ndarray, unit: str, count: int, missing: np.ndarray) -> np.ndarray:
     """int64 counts of ``count`` ``unit`` as float64 seconds, split to keep sub-second digits; NA
     where ``missing``."""
-    step, per_second = _ticks_per_second(unit, count)
+    step, per_second = ticks_per_second(unit, count)
     if len(ints) <= FEW:  # the same arithmetic in plain Python floats (IEEE doubles as numpy's)
         pairs = zip(ints.tolist(), missing.tolist(), strict=True)
         if not per_second:
@@ -304,7 +304,11 @@ def posixct_from_ticks(
     ticks: np.ndarray, missing: np.ndarray, unit: str, count: int, tzone: RValue
 ) -> RValue:
     """int64 counts of ``count`` ``unit`` since the epoch as POSIXct in ``tzone`` (NA where ``missing``)."""
-    secs = _seconds(ticks, unit, count, missing)
+    return posixct_from_seconds(_seconds(ticks, unit, count, missing), tzone)
+
+
+def posixct_from_seconds(secs: np.ndarray, tzone: RValue) -> RValue:
+    """float64 seconds since the epoch (NA_REAL for NA) as POSIXct in ``tzone``."""
     return build("double", secs, {"class": _POSIXCT_CLASS, "tzone": tzone})
 
 
