@@ -22,5 +22,6 @@ def test_the_arrow_benchmark_runs_and_matches_jsonlite(tmp_path: Path) -> None:
     subprocess.run(run, check=True, capture_output=True, text=True, timeout=300)
     text = out.read_text(encoding="utf-8")
     assert "`as_r(table)` / `table.to_pandas()`" in text and "polars `write_json()`" in text
+    assert "With another process spinning on each core" in text
     if RSCRIPT is not None:
         assert "(byte-identical to jsonlite: yes)" in text
