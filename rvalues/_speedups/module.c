@@ -149,6 +149,11 @@ static PyMethodDef methods[] = {
      "pass; None when an element needs the pure path (another type, an int beyond R's range, a NUL, ...).\n"
      "The *_types tuples name the numpy scalar types taken as doubles, integers, logicals and strings.\n"
      "escape: the text's UTF-8 bytes escaped as a JSON string's inside (json.dumps, ensure_ascii=False)."},
+    {"arrow_strings", sp_arrow_strings, METH_VARARGS,
+     "arrow_strings(validity, offsets, data, offset, length, wide, out, at) -> int\n"
+     "Fill out[at:at + length] (an object array) with the strings of an Arrow string (wide: large_string) array from its\n"
+     "buffers (validity None: no nulls; null -> None), elements offset..offset+length; short repeated strings\n"
+     "are made once. The index of the first string holding a NUL, or -1. Invalid UTF-8: ValueError."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -136,4 +136,7 @@ PyObject *sp_cells_text(PyObject *self, PyObject *args);
 /* plain.c: plain Python values (dicts, lists, scalars) as JSON in one pass, or None */
 PyObject *sp_plain_json(PyObject *self, PyObject *args);
 
+/* arrow_strings.c: an Arrow string/large_string array's buffers as str/None objects */
+PyObject *sp_arrow_strings(PyObject *self, PyObject *args);
+
 #endif

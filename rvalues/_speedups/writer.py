@@ -394,3 +394,32 @@ def arrow_fill(out: np.ndarray, array: Any, kind: int, per: int = 0) -> int | No
         return None
     validity = buffers[0] if array.null_count else None
     return int(core.arrow_fill(out, buffers[1], validity, array.offset, kind, per))
+
+
+_ARROW_STRINGS = {"string": False, "large_string": True}
+"""The Arrow string types ``arrow_strings`` reads, by name: whether their offsets are int64."""
+
+
+def arrow_strings(chunks: Sequence[Any]) -> tuple[np.ndarray, bool] | None:
+    """The strings of Arrow string or large_string arrays one after another, as one object array
+    (null -> None) filled from their buffers in one compiled pass (a short string that repeats is
+    made once), and whether one holds a NUL; None when not compiled or for another type. Invalid
+    UTF-8: ValueError naming the element.
+
+    >>> import pyarrow as pa
+    >>> made = arrow_strings([pa.array(["a", None]), pa.array(["b"], pa.large_string()).slice(1)])
+    >>> made is None or (made[0].tolist(), made[1]) == (["a", None], False)
+    True
+    """
+    core = _speedups.core
+    wide = [_ARROW_STRINGS.get(str(chunk.type)) for chunk in chunks]
+    if core is None or None in wide:
+        return None
+    out = np.empty(sum(len(chunk) for chunk in chunks), dtype=object)
+    at, nul = 0, False
+    for chunk, large in zip(chunks, wide, strict=True):
+        validity, offsets, data = chunk.buffers()[:3]
+        first_nul = core.arrow_strings(validity, offsets, data, chunk.offset, len(chunk), large, out, at)
+        nul = nul or first_nul >= 0
+        at += len(chunk)
+    return out, nul
