@@ -142,19 +142,23 @@ def _logicals(array: Any) -> RValue:
 
 
 def _strings(array: Any, where: str) -> RValue:
-    """string / large_string / string_view as character: Python strings made by Arrow, NUL checked
-    in Arrow's bytes (Arrow strings are valid UTF-8, so NUL is all R refuses)."""
+    """string / large_string / string_view as character: Python strings made from Arrow's buffers in
+    one compiled pass that also looks for NUL (else made by Arrow, NUL checked in Arrow's bytes):
+    Arrow strings are valid UTF-8, so NUL is all R refuses."""
     checkable = True
     if pyarrow().types.is_string_view(array.type):
         try:
             array = array.cast(pyarrow().large_string())
         except pyarrow().ArrowNotImplementedError:  # pyarrow 17 cannot: its strings are checked in Python
             checkable = False
-    out = _python_strings(array)
-    checked = checkable and len(out) >= _CHECK_BYTES_FROM and not has_nul(array)
     try:
+        made = compiled.arrow_strings([array])  # None for a string_view pyarrow 17 cannot cast
+        if made is not None:
+            return build("character", freeze(made[0], checked=not made[1]))  # a NUL: freeze names it
+        out = _python_strings(array)
+        checked = checkable and len(out) >= _CHECK_BYTES_FROM and not has_nul(array)
         return build("character", freeze(out, checked=checked))
-    except RValueError as err:
+    except ValueError as err:  # RValueError, or invalid UTF-8
         raise RValueError(f"{where}: {err}") from None
 
 
