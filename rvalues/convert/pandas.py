@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rvalues._speedups import writer as compiled
 from rvalues.convert.arrow_columns import column as arrow_column
 from rvalues.convert.arrow_columns import combined, has_nul, pyarrow
 from rvalues.convert.numpy import convert_flat, make_frame
@@ -159,6 +160,12 @@ def _masked(values: Any, where: str) -> RValue:
 def _strings(values: Any, where: str) -> RValue:
     """A string column: its elements are str or missing, so no inference is needed."""
     arrow = _arrow_strings(values)
+    try:
+        made = None if arrow is None else compiled.arrow_strings(arrow.chunks)
+        if made is not None:  # one compiled pass over arrow's buffers, NUL looked for in it
+            return build("character", freeze(made[0], checked=not made[1]))
+    except ValueError as err:  # a NUL, or invalid UTF-8
+        raise RValueError(f"{where}: {err}") from None
     if arrow is not None:
         out = arrow.to_numpy(zero_copy_only=False)  # missing -> None; 40x faster than pandas' to_numpy
         # arrow strings are valid UTF-8, so NUL is all to check: in arrow's bytes, unless the array is small
