@@ -6,7 +6,18 @@ Python/numpy writer (``rvalues.json.backend()`` says which one runs).
 
 from setuptools import Extension, setup
 
-SOURCES = ["module.c", "numbers.c", "strings.c", "assemble.c", "rows.c", "dates.c", "integers.c", "plain.c", "arrow_fill.c", "arrow_strings.c"]
+SOURCES = [
+    "module.c",
+    "numbers.c",
+    "strings.c",
+    "assemble.c",
+    "rows.c",
+    "dates.c",
+    "integers.c",
+    "plain.c",
+    "arrow_fill.c",
+    "arrow_strings.c",
+]
 
 setup(
     ext_modules=[
