@@ -128,25 +128,34 @@ def test_keys_changed_by_the_cells_callback_are_used_as_they_were() -> None:
 def test_object_kinds_with_values_cleared_by_classify_reads_them_as_they_were() -> None:
     values: list[Any] = [1, "a", 2.5, None]
     cache: dict[type, Any] = {}
+    codes = {int: 4, str: 2, float: 5, type(None): 0}
 
-    def classify(kind: type) -> str:
+    def classify(kind: type) -> int:
         values.clear()
-        cache[kind] = kind.__name__
-        return kind.__name__
+        cache[kind] = codes[kind]
+        return codes[kind]
 
-    out = np.empty(4, dtype=object)
+    out = np.empty(4, dtype=np.uint8)
     core.object_kinds(values, out, cache, classify)
-    assert out.tolist() == ["int", "str", "float", "NoneType"]
+    assert out.tolist() == [4, 2, 5, 0]
 
 
-class Falsy:
-    def __bool__(self) -> bool:
-        raise ZeroDivisionError("no truth here")
+@pytest.mark.parametrize("kind", ["int", 256, -1, 2**70, 1.0, None])
+def test_a_kind_that_is_not_a_code_is_a_type_error_naming_it(kind: object) -> None:
+    with pytest.raises(TypeError, match=r"the kind of <class 'int'> is .*expected an int code from 0 to 255"):
+        core.object_kinds([1], np.empty(1, dtype=np.uint8), {int: kind}, lambda t: 0)
 
 
-def test_a_kind_whose_truth_fails_raises_its_error() -> None:
-    with pytest.raises(ZeroDivisionError, match="no truth here"):
-        core.object_kinds([1], np.empty(1, dtype=object), {int: Falsy()}, lambda kind: "int")
+def test_object_kinds_fill_only_a_uint8_array() -> None:
+    with pytest.raises(TypeError, match="format B"):
+        core.object_kinds([1], np.empty(1, dtype=object), {int: 4}, lambda t: 0)
+    with pytest.raises(TypeError, match="format B"):
+        core.object_kinds([1], np.empty(1, dtype=np.int16), {int: 4}, lambda t: 0)
+
+
+def test_a_classify_that_caches_nothing_is_a_runtime_error() -> None:
+    with pytest.raises(RuntimeError, match="did not cache the kind of <class 'int'>"):
+        core.object_kinds([1], np.empty(1, dtype=np.uint8), {}, lambda t: 4)
 
 
 def test_r_integers_reads_items_by_their_size_not_their_letter() -> None:

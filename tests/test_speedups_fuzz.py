@@ -417,7 +417,7 @@ def broken_calls(rng: np.random.Generator) -> list[Callable[[], object]]:
         lambda: core.date_days([1] * n, np.zeros(short, dtype=bool), np.empty(n)),
         lambda: core.r_integers(doubles, None),
         lambda: core.r_integers(days, np.zeros(short, dtype=bool)),
-        lambda: core.object_kinds(list(objects), np.empty(short, dtype=object), {}, lambda t: "x"),
+        lambda: core.object_kinds(list(objects), np.empty(short, dtype=np.uint8), {str: 2}, lambda t: 2),
         lambda: core.plain_json(
             [1.5], True, "null", 0, int(rng.integers(381, 2**31)), 0, 0, (None,) * 4, 9, *[()] * 4
         ),

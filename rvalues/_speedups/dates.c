@@ -1,5 +1,5 @@
-/* Conversion of object columns (the oracle: rvalues/convert/objects.py): the kind of every element,
- * and datetime.date elements as R's day numbers, without a Python call per element. */
+/* Conversion of object columns (the oracle: rvalues/convert/objects.py): the kind code of every
+ * element, and datetime.date elements as R's day numbers, without a Python call per element. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -78,6 +78,21 @@ int clock_text(long long day, long long time, char sep, const DayTable *table, c
     return 11 + (int)sizeof text;
 }
 
+/* The uint8 code of a kind the cache holds for a type: an int from 0 to 255, else -1 with an error. */
+static int kind_code(PyObject *kind, PyObject *type)
+{
+    long code = PyLong_Check(kind) ? PyLong_AsLong(kind) : -1;
+    if (code < 0 || code > 255) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "object_kinds: the kind of %R is %R, expected an int code from 0 to 255",
+                         type, kind);
+        }
+        return -1;
+    }
+    return (int)code;
+}
+
 PyObject *sp_object_kinds(PyObject *self, PyObject *args)
 {
     PyObject *values_obj, *out_obj, *cache, *classify;
@@ -86,36 +101,28 @@ PyObject *sp_object_kinds(PyObject *self, PyObject *args)
     Column values, out;
     if (column_open(&values, values_obj, "O", sizeof(PyObject *), 0) < 0)
         return NULL;
-    if (column_open(&out, out_obj, "O", sizeof(PyObject *), 1) < 0) {
+    if (column_open(&out, out_obj, "B", 1, 1) < 0) {
         column_close(&values);
         return NULL;
     }
     int failed = out.len != values.len;
     if (failed)
         PyErr_Format(PyExc_ValueError, "object_kinds: `out` has %zd items and `values` %zd", out.len, values.len);
-    /* Python code runs here (classify, a kind's __bool__, a replaced item's __del__): the last type
-     * and kind are held, so that neither is freed under them. */
-    PyObject *last_type = NULL, *last_kind = NULL;
+    /* classify is Python code (it may clear `values`, a list read through its tuple copy, or replace an
+     * array's items): the last type is held, so that a new type cannot take its address. */
+    PyObject *last_type = NULL;
+    int last_code = 0;
     for (Py_ssize_t i = 0; i < values.len && !failed; i++) {
         PyObject *type = (PyObject *)Py_TYPE(column_object(&values, i));
         if (type != last_type) {
             Py_INCREF(type);
             Py_XSETREF(last_type, type);
             PyObject *kind = PyDict_GetItemWithError(cache, type);
-            int known = kind != NULL && kind != Py_None;
-            if (known) {
-                Py_INCREF(kind);
-                Py_XSETREF(last_kind, kind);
-                known = PyObject_IsTrue(kind);
-                if (known < 0) {
+            if (kind == NULL) {
+                if (PyErr_Occurred()) {
                     failed = 1;
                     break;
                 }
-            } else if (PyErr_Occurred()) {
-                failed = 1;
-                break;
-            }
-            if (!known) {
                 kind = PyObject_CallOneArg(classify, type);
                 if (kind == NULL) {
                     failed = 1;
@@ -129,15 +136,16 @@ PyObject *sp_object_kinds(PyObject *self, PyObject *args)
                     failed = 1;
                     break;
                 }
-                Py_INCREF(kind);
-                Py_XSETREF(last_kind, kind);
+            }
+            last_code = kind_code(kind, type);
+            if (last_code < 0) {
+                failed = 1;
+                break;
             }
         }
-        Py_INCREF(last_kind);
-        column_set_object(&out, i, last_kind);
+        *(uint8_t *)(out.base + i * out.stride) = (uint8_t)last_code;
     }
     Py_XDECREF(last_type);
-    Py_XDECREF(last_kind);
     column_close(&values);
     column_close(&out);
     if (failed)

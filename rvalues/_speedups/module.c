@@ -128,8 +128,8 @@ static PyMethodDef methods[] = {
     {"cells_text", sp_cells_text, METH_VARARGS,
      "cells_text(cell, open, sep, close) -> str\nOne cell column as a JSON array (NA tokens: NA)."},
     {"object_kinds", sp_object_kinds, METH_VARARGS,
-     "object_kinds(values, out, cache, classify)\nFill `out[i]` with cache[type(values[i])], calling "
-     "classify(type) (which fills the cache) for a type not in it."},
+     "object_kinds(values, out, cache, classify)\nFill the uint8 `out[i]` with the int code cache[type(values[i])] "
+     "(0 to 255), calling classify(type) (which fills the cache) for a type not in it."},
     {"date_days", sp_date_days, METH_VARARGS,
      "date_days(values, skip, out)\nFill the float64 `out[i]` with the days since 1970-01-01 of the "
      "datetime.date values[i], where the bool `skip[i]` is false."},

@@ -335,13 +335,14 @@ def _plain(value: object, options: PlainOptions, escape: bool) -> Any:
 
 
 def object_kinds(
-    values: np.ndarray, cache: dict[type, str], classify: Callable[[type], str]
+    values: np.ndarray, cache: dict[type, int], classify: Callable[[type], int]
 ) -> np.ndarray | None:
-    """Each element's kind, ``cache.get(type(v)) or classify(type(v))``, as an object array."""
+    """Each element's kind code (0 to 255), ``cache[type(v)]``, where ``classify(type(v))`` stores the
+    code of a type not in ``cache``, as a uint8 array."""
     core = _speedups.core
     if core is None or values.dtype != object or values.ndim != 1:
         return None
-    out = np.empty(len(values), dtype=object)
+    out = np.empty(len(values), dtype=np.uint8)
     core.object_kinds(values, out, cache, classify)
     return out
 

@@ -51,7 +51,12 @@ from rvalues.model.storage import few_locked
 from rvalues.model.vectors import Character
 from rvalues.na import NA_INTEGER, NA_REAL
 
-_KIND_CACHE: dict[type, str] = {}
+KIND_NAMES = tuple("missing bool str numpy-time int float complex datetime date timedelta other".split())
+"""The kinds of elements; a kind's code is its index here (an element's kind is stored as a uint8)."""
+_CODES = {name: code for code, name in enumerate(KIND_NAMES)}
+_MISSING, _FLOAT, _NUMPY_TIME = _CODES["missing"], _CODES["float"], _CODES["numpy-time"]
+_BIT = np.uint16(1)  # the kinds seen, as the bits 1 << code (there are fewer than 16 kinds)
+_KIND_CACHE: dict[type, int] = {}
 _EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
 _DATE_CLASS = Character(["Date"])
 _US_DAYS = np.iinfo(np.int64).max // 86_400_000_000  # the days timedelta64[us] can count
@@ -59,10 +64,15 @@ _days_of = np.frompyfunc(lambda v: v.days, 1, 1)
 _seconds_of = np.frompyfunc(dt.timedelta.total_seconds, 1, 1)
 
 
-def _kind_of_type(t: type) -> str:
-    kind = _KIND_CACHE.get(t)
-    if kind is not None:
-        return kind
+def _kind_of_type(t: type) -> int:
+    """The code of the kind of the elements of type ``t`` (cached).
+
+    >>> KIND_NAMES[_kind_of_type(bool)], KIND_NAMES[_kind_of_type(type(None))]
+    ('bool', 'missing')
+    """
+    code = _KIND_CACHE.get(t)
+    if code is not None:
+        return code
     if t.__name__ in ("NAType", "NaTType") or issubclass(t, type(None)):
         kind = "missing"
     elif issubclass(t, (bool, np.bool_)):
@@ -85,12 +95,13 @@ def _kind_of_type(t: type) -> str:
         kind = "timedelta"
     else:
         kind = "other"
-    _KIND_CACHE[t] = kind
-    return kind
+    code = _KIND_CACHE[t] = _CODES[kind]
+    return code
 
 
-def _kind_of(value: Any) -> str:
-    return _KIND_CACHE.get(type(value)) or _kind_of_type(type(value))
+def _kind_of(value: Any) -> int:
+    code = _KIND_CACHE.get(type(value))
+    return _kind_of_type(type(value)) if code is None else code
 
 
 _type_of = np.frompyfunc(type, 1, 1)
@@ -98,9 +109,9 @@ _kind_each = np.frompyfunc(_kind_of, 1, 1)
 
 
 def _kinds(flat: np.ndarray) -> np.ndarray:
-    """Every element's kind (an object array of the names above)."""
+    """Every element's kind code (a uint8 array; the names are :data:`KIND_NAMES`)."""
     fast = compiled.object_kinds(flat, _KIND_CACHE, _kind_of_type)
-    return fast if fast is not None else _kind_each(flat)
+    return fast if fast is not None else _kind_each(flat).astype(np.uint8)
 
 
 def _is_nan(value: Any) -> bool:
@@ -128,15 +139,18 @@ _NANISH = frozenset({"float", "numpy-time"})
 
 def _missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
     """Which elements are missing (masked, a missing marker, or a NaN), and the kinds of the others."""
-    kind = _kinds(flat)
-    hard = np.asarray(kind == "missing", dtype=bool)
+    codes = _kinds(flat)
+    hard = codes == _MISSING
+    nanish = (codes == _FLOAT) | (codes == _NUMPY_TIME)
     if mask is not None:
         hard |= mask
-    nanish = np.asarray((kind == "float") | (kind == "numpy-time"), dtype=bool) & ~hard
+        nanish &= ~mask
     if nanish.any():
         with np.errstate(invalid="ignore"):  # numpy 2.5 reports the FP flag NaN comparisons raise
             hard[nanish] = _nan_of(flat[nanish]).astype(bool)
-    return hard, set(kind[~hard].tolist())
+    codes[hard] = _MISSING
+    seen = int(np.bitwise_or.reduce(np.left_shift(_BIT, codes, dtype=np.uint16)))
+    return hard, {name for code, name in enumerate(KIND_NAMES) if code != _MISSING and seen >> code & 1}
 
 
 _FEW = 16
@@ -146,7 +160,7 @@ _FEW = 16
 def _few_missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
     """:func:`_missing` of a few elements, one by one."""
     values, masked = few_values(flat, mask)
-    kinds = [_KIND_CACHE.get(t) or _kind_of_type(t) for t in map(type, values)]
+    kinds = [KIND_NAMES[_kind_of_type(t)] for t in map(type, values)]
     hard = [m or k == "missing" for k, m in zip(kinds, masked, strict=True)]
     nanish = [i for i, (k, h) in enumerate(zip(kinds, hard, strict=True)) if not h and k in _NANISH]
     if nanish:
