@@ -116,11 +116,9 @@ static const unsigned char ESCAPE_EXTRA[256] = {
  * (ensure_ascii off): `"` and `\\` get a backslash, the control characters become \b \f \n \r \t
  * or \u00xx; bytes of 0x80 and up (UTF-8) stay as they are. Most of what a frame writes (numbers,
  * true, null) needs nothing: one branch-free count says so; the rest moves in runs. */
-static int w_escape_from(Writer *w, Py_ssize_t mark)
+static int w_escape_run(Writer *w, Py_ssize_t mark)
 {
     static const char HEX[] = "0123456789abcdef";
-    if (!w->escape)
-        return 0;
     const unsigned char *text = (const unsigned char *)w->data;
     Py_ssize_t extra = 0;
     for (Py_ssize_t i = mark; i < w->len; i++)
@@ -159,9 +157,21 @@ static int w_escape_from(Writer *w, Py_ssize_t mark)
     return 0;
 }
 
+static inline int w_escape_from(Writer *w, Py_ssize_t mark) /* (the test inline: most writers do not escape) */
+{
+    return w->escape ? w_escape_run(w, mark) : 0;
+}
+
 static inline int w_put_w(Writer *w, const Writer *text)
 {
     w->nonascii |= text->nonascii;
+    if (text->len <= 16 && text->cap >= 16) { /* a lead or separator: 16 bytes copied at once (it has them) */
+        if (w_reserve(w, 16) < 0)
+            return -1;
+        memcpy(w->data + w->len, text->data, 16);
+        w->len += text->len;
+        return 0;
+    }
     return w_put(w, text->data, text->len);
 }
 
