@@ -79,3 +79,13 @@ def test_many_dates_close_together_are_the_pure_writers_bytes() -> None:
     """5,000 dates within 3 years (where a day table pays) and a few from the edges of the years."""
     value = dates(np.concatenate([np.arange(5000) % 1000 + 18000.0, [DAY_1000, 2932896.0, np.nan]]))
     assert to_json(value) == pure(value)
+
+
+@pytest.mark.parametrize("first_year", [1000, 1580, 1890, 1995, 2090, 9960])
+def test_every_day_of_decades_around_leap_rules_is_the_pure_writers_bytes(first_year: int) -> None:
+    """The day table counts days on from its first: every day of 40 years around a century's leap rule
+    (1000, 1600, 1900, 2000, 2100) or the last years R writes with four digits, in a shuffled order."""
+    start = np.datetime64(f"{first_year}-01-01", "D").astype(np.int64)
+    stop = min(start + 40 * 366, np.datetime64("10000-01-01", "D").astype(np.int64))
+    days = np.random.default_rng(first_year).permutation(np.arange(start, stop)).astype(np.float64)
+    assert to_json(dates(days)) == pure(dates(days))

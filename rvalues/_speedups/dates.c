@@ -18,8 +18,8 @@ static long long days_from_civil(long long y, long long m, long long d)
     return era * 146097 + doe - 719468;
 }
 
-/* "YYYY-MM-DD" of a day number (years 1000 to 9999), 10 bytes. */
-void ymd_text(long long day, char *buf)
+/* The proleptic Gregorian year, month and day of a day number (H. Hinnant's civil_from_days). */
+static void civil_from_days(long long day, long long *y, long long *m, long long *d)
 {
     long long z = day + 719468;
     long long era = (z >= 0 ? z : z - 146096) / 146097;
@@ -27,22 +27,51 @@ void ymd_text(long long day, char *buf)
     long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
     long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     long long mp = (5 * doy + 2) / 153;
-    long long d = doy - (153 * mp + 2) / 5 + 1;
-    long long m = mp < 10 ? mp + 3 : mp - 9;
-    long long y = yoe + era * 400 + (m <= 2); /* 1000 to 9999: four digits */
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = yoe + era * 400 + (*m <= 2);
+}
+
+/* "YYYY-MM-DD" (years 1000 to 9999: four digits), 10 bytes. */
+static inline void put_ymd_text(long long y, long long m, long long d, char *buf)
+{
     const char text[] = {(char)('0' + y / 1000), (char)('0' + y / 100 % 10), (char)('0' + y / 10 % 10),
                          (char)('0' + y % 10), '-', (char)('0' + m / 10), (char)('0' + m % 10), '-',
                          (char)('0' + d / 10), (char)('0' + d % 10)};
     memcpy(buf, text, sizeof text);
 }
 
+/* "YYYY-MM-DD" of a day number (years 1000 to 9999), 10 bytes. */
+void ymd_text(long long day, char *buf)
+{
+    long long y, m, d;
+    civil_from_days(day, &y, &m, &d);
+    put_ymd_text(y, m, d, buf);
+}
+
+/* The texts of the days `low` to `high`: the first one's date computed, each next one counted on
+ * from it (no division a day). */
 const char *day_table(long long low, long long high)
 {
+    static const int LENGTHS[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     char *table = PyMem_Malloc((size_t)(high - low + 1) * 10);
     if (table == NULL)
         return NULL;
-    for (long long day = low; day <= high; day++)
-        ymd_text(day, table + (day - low) * 10);
+    long long y, m, d;
+    civil_from_days(low, &y, &m, &d);
+    for (long long day = low; day <= high; day++) {
+        if (day > low) {
+            int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+            if (++d > LENGTHS[m - 1] + (m == 2 && leap)) {
+                d = 1;
+                if (++m > 12) {
+                    m = 1;
+                    y++;
+                }
+            }
+        }
+        put_ymd_text(y, m, d, table + (day - low) * 10);
+    }
     return table;
 }
 
