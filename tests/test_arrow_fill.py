@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -115,3 +116,13 @@ def test_the_kernel_refuses_buffers_too_short_for_the_items() -> None:
         core.arrow_fill(np.empty(3), values, validity, 0, 9, 0)
     with pytest.raises(ValueError, match="contiguous"):
         core.arrow_fill(np.empty(6)[::2], values, validity, 0, compiled.ARROW_FLOAT64, 0)
+
+
+def test_threads_converting_at_once_get_their_own_values() -> None:
+    """The pass runs without the GIL: tables converted in four threads at once are what each gives alone."""
+    rng = np.random.default_rng(11)
+    tables = [pa.table(_arrays(rng, 200_000, 0.05)) for _ in range(4)]
+    alone = [_bits(rv.as_r(table)) for table in tables]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda table: _bits(rv.as_r(table)), tables)) == alone
