@@ -20,6 +20,13 @@ pytestmark = pytest.mark.skipif(
     _speedups.load() is None, reason="the compiled writer is not built (or RVALUES_PURE is set)"
 )
 
+
+@pytest.fixture(autouse=True)
+def compiled_for_any_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass itself, for short arrays too (in use, fewer than 40 strings are made by Arrow)."""
+    monkeypatch.setattr(writer, "_ARROW_STRINGS_FROM", 0)
+
+
 POOL = [
     "",
     "a",
@@ -66,7 +73,7 @@ def pure(value: object) -> rv.RValue:
 
 
 def compiled(array: pa.Array) -> tuple[np.ndarray, bool]:
-    made = writer.arrow_strings([array])
+    made = writer.arrow_strings(array)
     assert made is not None
     return made
 
@@ -180,4 +187,14 @@ def test_bad_buffers_raise_instead_of_crashing() -> None:
     for args in cases:
         with pytest.raises((ValueError, TypeError)):
             core.arrow_strings(*args)
-    assert writer.arrow_strings([pa.array([1, 2])]) is None  # not strings: the caller's own path
+    assert writer.arrow_strings(pa.array([1, 2] * 30)) is None  # not strings: the caller's own path
+
+
+def test_a_few_strings_are_made_by_arrow_and_many_by_the_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writer, "_ARROW_STRINGS_FROM", 40)
+    few, many = pa.array(["a", None] * 19), pa.array(["a", None] * 20)
+    assert writer.arrow_strings(few) is None
+    made = writer.arrow_strings(many)
+    assert made is not None and made[0].tolist() == many.to_pylist()
+    assert rv.as_r(few).data.tolist() == few.to_pylist()
+    assert rv.as_r(pd.Series(few.to_pylist(), dtype="string[pyarrow]")).data.tolist() == few.to_pylist()

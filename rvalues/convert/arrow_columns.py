@@ -152,7 +152,7 @@ def _strings(array: Any, where: str) -> RValue:
         except pyarrow().ArrowNotImplementedError:  # pyarrow 17 cannot: its strings are checked in Python
             checkable = False
     try:
-        made = compiled.arrow_strings([array])  # None for a string_view pyarrow 17 cannot cast
+        made = compiled.arrow_strings(array)  # None for a string_view pyarrow 17 cannot cast
         if made is not None:
             return build("character", freeze(made[0], checked=not made[1]))  # a NUL: freeze names it
         out = _python_strings(array)

@@ -161,7 +161,7 @@ def _strings(values: Any, where: str) -> RValue:
     """A string column: its elements are str or missing, so no inference is needed."""
     arrow = _arrow_strings(values)
     try:
-        made = None if arrow is None else compiled.arrow_strings(arrow.chunks)
+        made = None if arrow is None else compiled.arrow_strings(arrow)
         if made is not None:  # one compiled pass over arrow's buffers, NUL looked for in it
             return build("character", freeze(made[0], checked=not made[1]))
     except ValueError as err:  # a NUL, or invalid UTF-8
