@@ -93,6 +93,8 @@ def compiled_fill(array: Any, kind: int, per: int = 0) -> np.ndarray | None:
     >>> out is None or out.tolist() == [1, NA_INTEGER]
     True
     """
+    if not compiled.available() or not len(array):
+        return None
     dtype = np.dtype(np.int32 if kind in (compiled.ARROW_INT32, compiled.ARROW_CODES) else np.float64)
     size = len(array) * dtype.itemsize
     buffer = pyarrow().allocate_buffer(size) if size >= _SHARE_FROM else None
