@@ -92,6 +92,17 @@ def writer(request: pytest.FixtureRequest) -> Iterator[str]:
         _speedups.core = saved
 
 
+@contextlib.contextmanager
+def pure_writer() -> Iterator[None]:
+    """Run the block without the compiled module: the pure Python/numpy path, the oracle."""
+    saved = _speedups.core
+    _speedups.core = None
+    try:
+        yield
+    finally:
+        _speedups.core = saved
+
+
 SLOW_FILES = (
     "test_bench_",
     "test_notebooks",

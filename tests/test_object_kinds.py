@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 import rvalues as rv
 from rvalues import _speedups
 from rvalues.convert import objects
+from tests.conftest import pure_writer
 
 core: Any = _speedups.load()
 compiled_only = pytest.mark.skipif(
@@ -94,17 +93,6 @@ EXPECTED = {
 }
 
 
-@contextmanager
-def pure() -> Iterator[None]:
-    """Run without the compiled module (the oracle)."""
-    saved = _speedups.core
-    _speedups.core = None
-    try:
-        yield
-    finally:
-        _speedups.core = saved
-
-
 def test_each_type_keeps_its_kind() -> None:
     for t, name in EXPECTED.items():
         assert objects.KIND_NAMES[objects._kind_of_type(t)] == name, t
@@ -147,7 +135,7 @@ def test_compiled_codes_are_the_pure_codes(seed: int) -> None:
                 assert out.tolist() == expected
             assert objects._kinds(view).dtype == np.uint8
             assert objects._kinds(view).tolist() == expected
-            with pure():
+            with pure_writer():
                 assert objects._kinds(view).tolist() == expected
 
 
@@ -160,7 +148,7 @@ def test_missing_is_the_same_both_ways_and_element_by_element() -> None:
         mask = rng.random(len(flat)) < 0.2 if rng.random() < 0.5 else None
         for view, part in zip(views(flat), views(mask) if mask is not None else [None] * 4, strict=True):
             hard, kinds = objects._missing(view, part)
-            with pure():
+            with pure_writer():
                 pure_hard, pure_kinds = objects._missing(view, part)
             few_hard, few_kinds = objects._few_missing(view, part)
             assert hard.dtype == bool and hard.tolist() == pure_hard.tolist() == few_hard.tolist()
@@ -194,6 +182,6 @@ def test_long_columns_of_one_kind_with_missing_values_convert_the_same_both_ways
     for view in views(flat):
         series = pd.Series(view, dtype=object)
         got = bits(rv.as_r(series))
-        with pure():
+        with pure_writer():
             assert bits(rv.as_r(series)) == got
     assert rv.as_r(pd.Series(flat, dtype=object)).r_type != "list"

@@ -15,7 +15,6 @@ import json
 import os
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -31,6 +30,7 @@ from rvalues.json import numbers, signif, strings, to_json
 from rvalues.json.plain import encode_plain_escaped
 from rvalues.model.lists import MAX_DEPTH
 from rvalues.na import NA_INTEGER, NA_REAL
+from tests.conftest import pure_writer
 
 core: Any = _speedups.load()
 pytestmark = pytest.mark.skipif(
@@ -85,17 +85,6 @@ TEXTS = [
 ]
 
 
-@contextmanager
-def pure() -> Iterator[None]:
-    """Run with the pure Python/numpy writer (the oracle)."""
-    saved = _speedups.core
-    _speedups.core = None
-    try:
-        yield
-    finally:
-        _speedups.core = saved
-
-
 def random_doubles(rng: np.random.Generator, n: int) -> np.ndarray:
     pick = rng.integers(0, 4, n)
     values = np.where(
@@ -141,7 +130,7 @@ def test_number_tokens_are_the_pure_writers(seed: int) -> None:
         precision, use_signif = number_options(rng)
         na = str(rng.choice(["string", "null", "NA"]))
         always_decimal, prefix = bool(rng.integers(0, 2)), str(rng.choice(["", ",", '"k":']))
-        with pure():
+        with pure_writer():
             expected = numbers.num_to_char(values, precision, na, use_signif, always_decimal, prefix).tolist()
         for layout in odd_layouts(values, rng):
             got = writer.double_tokens(layout, precision, na, use_signif, always_decimal, prefix)
@@ -163,7 +152,7 @@ def test_integer_tokens_are_the_pure_writers(seed: int) -> None:
         values[rng.random(n) < 0.2] = NA_INTEGER
         values[rng.random(n) < 0.1] = np.iinfo(np.int32).max
         na, prefix = str(rng.choice(["string", "null", "NA"])), str(rng.choice(["", ","]))
-        with pure():
+        with pure_writer():
             expected = numbers.int_to_char(values, na, prefix).tolist()
         for layout in odd_layouts(values, rng):
             got = writer.int_tokens(layout, na, prefix)
@@ -232,7 +221,7 @@ def test_frames_are_the_pure_writers_bytes_or_both_raise() -> None:
         frame = random_frame(rng)
         options = FRAME_OPTIONS[int(rng.integers(0, len(FRAME_OPTIONS)))]
         compiled = outcome(frame, options)
-        with pure():
+        with pure_writer():
             assert compiled == outcome(frame, options)
 
 
@@ -342,7 +331,7 @@ def test_plain_values_are_the_pure_writers_bytes(seed: int) -> None:
         for _ in range(ROUNDS):
             value = random_payload(rng)
             compiled = plain_outcome(value)
-            with pure():
+            with pure_writer():
                 assert compiled == plain_outcome(value), value
             escaped = encode_plain_escaped(value, options_in_force())
             if escaped is not None:  # the same text, escaped as json.dumps escapes it into a line
@@ -357,7 +346,7 @@ def test_plain_values_nesting_at_the_limit() -> None:
     looped.append(looped)
     for value in (_nested(MAX_DEPTH - 1), _nested(MAX_DEPTH), _nested(MAX_DEPTH + 1), looped):
         compiled = plain_outcome(value)
-        with pure():
+        with pure_writer():
             assert compiled == plain_outcome(value)
     assert plain_outcome(_nested(MAX_DEPTH))[0] == "ok"
     assert plain_outcome(looped) == ("error", "TypeError")

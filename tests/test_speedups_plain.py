@@ -12,8 +12,6 @@ import subprocess
 import sys
 import textwrap
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -28,22 +26,13 @@ from rvalues._speedups import writer
 from rvalues.json import JsonOptions, signif
 from rvalues.json.plain import encode_plain
 from rvalues.model.lists import MAX_DEPTH
+from tests.conftest import pure_writer
 from tests.test_speedups_fuzz import random_payload
 
 core: Any = _speedups.load()
 pytestmark = pytest.mark.skipif(
     core is None, reason="the compiled writer is not built (or RVALUES_PURE is set)"
 )
-
-
-@contextmanager
-def pure() -> Iterator[None]:
-    saved = _speedups.core
-    _speedups.core = None
-    try:
-        yield
-    finally:
-        _speedups.core = saved
 
 
 def compiled_text(value: Any) -> str | None:
@@ -55,7 +44,7 @@ def compiled_text(value: Any) -> str | None:
 
 def both(value: Any) -> tuple[str, str]:
     text = encode_value_json(value, options=options_in_force())
-    with pure():
+    with pure_writer():
         return text, encode_value_json(value, options=options_in_force())
 
 
@@ -121,7 +110,7 @@ def test_declined_values_keep_the_pure_paths_warnings_and_errors() -> None:
     assert text == expected
     for bad in (["a\x00b"], [{1: 2}], ["\ud800"]):
         compiled = error_of(bad)
-        with pure():
+        with pure_writer():
             assert compiled == error_of(bad) and compiled[0] in (TypeError, ValueError)
 
 
@@ -157,7 +146,7 @@ def test_keys_are_escaped_by_their_text_not_their_object() -> None:
 def test_as_tool_result_writes_the_same_text_as_the_pure_path() -> None:
     for value in TAKEN:
         text = as_tool_result(value).content[0].text
-        with pure():
+        with pure_writer():
             assert text == as_tool_result(value).content[0].text
 
 
@@ -210,7 +199,7 @@ def test_every_failed_allocation_is_a_memory_error() -> None:
 
 
 def test_pure_mode_never_calls_the_compiled_writer() -> None:
-    with pure():
+    with pure_writer():
         assert compiled_text([1, 2]) is None
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -235,7 +224,7 @@ def test_other_writer_options_are_the_pure_writers_bytes(opts: dict[str, Any]) -
         with np.errstate(over="ignore", invalid="ignore"):
             value = random_payload(rng)
             compiled = plain_outcome_with(value, options)
-            with pure():
+            with pure_writer():
                 assert compiled == plain_outcome_with(value, options), value
 
 
