@@ -65,15 +65,17 @@ def strip_json_class(x: RValue) -> RValue:
             return x
         rest = [c for c in classes if c != "json"]
         return x.with_attributes({"class": Character(rest) if rest else None})  # type: ignore[no-any-return]
-    if isinstance(x, List) and len(x):
-        for e in x.data:  # a loop, not any(): a frame's few columns are checked on every call
+    if isinstance(x, List):
+        data = x.data
+        for i, e in enumerate(data):  # a loop, not any(): a frame's few columns are checked on every call
             if isinstance(e, List) or ("class" in e.attributes and isinstance(e, Character)):
-                break
+                first = strip_json_class(e)
+                if first is not e:
+                    head, rest = data[:i], data[i + 1 :]
+                    break
         else:
-            return x
-        elements = [strip_json_class(e) for e in x.data]
-        if all(new is old for new, old in zip(elements, x.data, strict=True)):
-            return x
+            return x  # nothing to strip: no list of new elements is made
+        elements = [*head, first, *[strip_json_class(e) for e in rest]]
         return List(elements, dict(x.attributes))  # type: ignore[no-any-return]
     return x
 

@@ -65,6 +65,8 @@ def _as_r(obj: Any, depth: int) -> RValue:
             return convert(obj)
     if obj is None:
         return NULL
+    if type(obj).__module__.startswith("pandas"):  # a frame, the common payload: before a dozen checks
+        return from_pandas(obj)
     if isinstance(obj, (np.ndarray, np.datetime64, np.timedelta64, np.void)):
         return from_numpy(obj)
     if isinstance(obj, (bool, np.bool_)):

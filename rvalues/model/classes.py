@@ -39,9 +39,30 @@ _IMPLICIT = {
 
 
 def explicit_class(attributes: Mapping[str, Attribute]) -> tuple[str, ...]:
-    """R's ``oldClass(x)``: the class attribute, or an empty tuple."""
+    """R's ``oldClass(x)``: the class attribute, or an empty tuple.
+
+    A class vector is immutable and usually shared (``factor``, ``Date``, ``data.frame``), so its
+    tuple is made once per vector object and remembered while the vector lives here.
+
+    >>> from rvalues import Character
+    >>> explicit_class({"class": Character(["ordered", "factor"])})
+    ('ordered', 'factor')
+    """
     cls = attributes.get("class")
-    return () if cls is None else tuple(cls.data.tolist())
+    if cls is None:
+        return ()
+    known = _CLASS_TUPLES.get(id(cls))
+    if known is not None and known[0] is cls:
+        return known[1]
+    classes = tuple(cls.data.tolist())
+    if len(_CLASS_TUPLES) >= 256:
+        _CLASS_TUPLES.clear()
+    _CLASS_TUPLES[id(cls)] = (cls, classes)
+    return classes
+
+
+_CLASS_TUPLES: dict[int, tuple[Attribute, tuple[str, ...]]] = {}
+"""id(class vector) -> (the vector, its classes): holds the vector, so its id is not reused."""
 
 
 def r_class(value: Classed) -> tuple[str, ...]:
@@ -51,7 +72,10 @@ def r_class(value: Classed) -> tuple[str, ...]:
     >>> r_class(matrix([1, 2, 3, 4], nrow=2)), r_class(Double([1.5]))
     (('matrix', 'array'), ('numeric',))
     """
-    return explicit_class(value.attributes) or implicit_class(value)
+    attributes = value.attributes
+    if not attributes:  # the common unclassed vector: no class, no dim
+        return _IMPLICIT_CLASS[value.r_type]
+    return explicit_class(attributes) or implicit_class(value)
 
 
 def implicit_class(value: Classed) -> tuple[str, ...]:
@@ -64,4 +88,7 @@ def implicit_class(value: Classed) -> tuple[str, ...]:
     dim = value.attributes.get("dim")
     if dim is not None:
         return ("matrix", "array") if len(dim.data) == 2 else ("array",)
-    return (_IMPLICIT[value.r_type],)
+    return _IMPLICIT_CLASS[value.r_type]
+
+
+_IMPLICIT_CLASS = {r_type: (name,) for r_type, name in _IMPLICIT.items()}
