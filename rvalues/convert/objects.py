@@ -158,11 +158,19 @@ _FEW = 16
 
 
 def _few_missing(flat: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, set[str]]:
-    """:func:`_missing` of a few elements, one by one."""
+    """:func:`_missing` of a few elements, one by one (one pass, then the NaN test where a float or
+    a numpy time is not already missing)."""
     values, masked = few_values(flat, mask)
-    kinds = [KIND_NAMES[_kind_of_type(t)] for t in map(type, values)]
-    hard = [m or k == "missing" for k, m in zip(kinds, masked, strict=True)]
-    nanish = [i for i, (k, h) in enumerate(zip(kinds, hard, strict=True)) if not h and k in _NANISH]
+    hard: list[bool] = []
+    kinds: list[str] = []
+    nanish: list[int] = []
+    for i, (value, missing) in enumerate(zip(values, masked, strict=True)):
+        code = _KIND_CACHE.get(type(value))
+        kind = KIND_NAMES[_kind_of_type(type(value)) if code is None else code]
+        if not missing and kind in _NANISH:
+            nanish.append(i)
+        hard.append(missing or kind == "missing")
+        kinds.append(kind)
     if nanish:
         with np.errstate(invalid="ignore"):
             for i in nanish:

@@ -312,14 +312,16 @@ def few_posixct(values: list[float], tzone: str | None, style: str = "string") -
     if not finite:
         return None
     whole = [math.floor(v) for v in finite]
-    if min(whole) < _FAST_LOW - 86400 or max(whole) > _FAST_HIGH + 86400:
+    low, high = min(whole), max(whole)
+    if low < _FAST_LOW - 86400 or high > _FAST_HIGH + 86400:
         return None
-    if getattr(_display_zone(tzone), "key", None) == "UTC":
+    if _shown_in_utc(tzone):
         local = whole
     else:
         offsets = utc_offsets(np.array(whole, dtype=np.int64), tzone).tolist()
         local = [w + off for w, off in zip(whole, offsets, strict=True)]
-    if min(local) < _FAST_LOW or max(local) > _FAST_HIGH:
+        low, high = min(local), max(local)
+    if low < _FAST_LOW or high > _FAST_HIGH:
         return None
     days = [divmod(t, 86400) for t in local]  # (day, second of the day)
     exact = finite == whole  # no fractions of a second
@@ -339,6 +341,19 @@ def few_posixct(values: list[float], tzone: str | None, style: str = "string") -
         return text
     texts = iter(text)
     return [next(texts) if math.isfinite(v) else _text_of_non_finite(v) for v in values]
+
+
+def _shown_in_utc(tzone: str | None) -> bool:
+    """Whether R displays ``tzone`` in UTC (asked once per name; None and "" ask every time: the
+    process's zone may change)."""
+    if not tzone:
+        return getattr(_display_zone(tzone), "key", None) == "UTC"
+    return _named_utc(tzone)
+
+
+@functools.lru_cache(maxsize=256)
+def _named_utc(tzone: str) -> bool:
+    return getattr(_display_zone(tzone), "key", None) == "UTC"
 
 
 @functools.lru_cache(maxsize=4096)
