@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import shutil
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,6 +59,21 @@ def berlin() -> Iterator[None]:
 
 
 requires_r = pytest.mark.skipif(RSCRIPT is None, reason="needs Rscript (R with jsonlite)")
+
+
+def r_json_output(script: str, stdin: str | None = None) -> Any:
+    """The JSON ``script`` prints (``Rscript --vanilla -e``), parsed; R runs in UTC, in a UTF-8 locale,
+    with the system's PATH only, so that its answers do not depend on the caller's environment."""
+    assert RSCRIPT is not None
+    run = subprocess.run(
+        [RSCRIPT, "--vanilla", "-e", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"TZ": "UTC", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"},
+    )
+    return json.loads(run.stdout)
 
 
 WRITERS = ("c", "python")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import json
-import subprocess
 import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -15,7 +14,7 @@ import pandas as pd
 import pytest
 
 import rvalues as rv
-from tests.conftest import RSCRIPT, requires_r
+from tests.conftest import r_json_output, requires_r
 
 
 def r_answers(expressions: list[str]) -> list[dict[str, Any]]:
@@ -27,16 +26,8 @@ def r_answers(expressions: list[str]) -> list[dict[str, Any]]:
         " error = function(err) list(ok = FALSE, message = conditionMessage(err))));"
         "cat(toJSON(out, auto_unbox = TRUE))"
     )
-    assert RSCRIPT is not None
-    done = subprocess.run(
-        [RSCRIPT, "--vanilla", "-e", script],
-        input=json.dumps(expressions),
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"TZ": "UTC", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"},
-    )
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
+    answers: list[dict[str, Any]] = r_json_output(script, stdin=json.dumps(expressions))
+    return answers
 
 
 def _dates(value: Any) -> list[str]:

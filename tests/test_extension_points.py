@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from fractions import Fraction
@@ -23,7 +22,7 @@ import rvalues as rv
 from mcplite.payload.returned import to_r
 from rvalues.json import JsonOptions, register, registered, unregister
 from rvalues.json.dispatch import BUILTIN_METHODS
-from tests.conftest import RSCRIPT, requires_r
+from tests.conftest import RSCRIPT, r_json_output, requires_r
 
 # --- the encoders, in Python and in R -------------------------------------------------------------
 
@@ -170,14 +169,8 @@ def _ask_r(cases: dict[str, str]) -> dict[str, str]:
     caught = 'error = function(e) paste("ERROR:", conditionMessage(e))'
     lines = [f'"{name}" = tryCatch(as.character({{ {expr} }}), {caught})' for name, expr in cases.items()]
     script = R_SETUP + "out <- list(\n" + ",\n".join(lines) + ")\ncat(toJSON(out, auto_unbox = TRUE))\n"
-    run = subprocess.run(
-        [RSCRIPT, "--vanilla", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"TZ": "UTC", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"},
-    )
-    return json.loads(run.stdout)  # type: ignore[no-any-return]
+    answers: dict[str, str] = r_json_output(script)
+    return answers
 
 
 @pytest.fixture(scope="module")

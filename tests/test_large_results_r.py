@@ -3,16 +3,13 @@ the same data frame (``toJSON(df[1:n, ])``), automatic and character row names a
 
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
 
 import mcplite
 import rvalues as rv
 from mcplite.features.result_store import TRUNCATED_KEY
 from mcplite.testing import Client
-from tests.conftest import RSCRIPT, requires_r
+from tests.conftest import RSCRIPT, r_json_output, requires_r
 
 ROWS = 3_000
 R_FRAME = f"""
@@ -46,14 +43,7 @@ def r_rows(named: bool, spans: list[tuple[int, int]]) -> list[str]:
     names = f'rownames(df) <- paste0("r", 1:{ROWS})\n' if named else ""
     calls = ", ".join(f"as.character(jsonlite::toJSON(df[{a}:{b}, ]))" for a, b in spans)
     script = f"{R_FRAME}{names}cat(jsonlite::toJSON(list({calls}), auto_unbox = TRUE))\n"
-    run = subprocess.run(
-        [RSCRIPT, "--vanilla", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"TZ": "UTC", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"},
-    )
-    found: list[str] = json.loads(run.stdout)
+    found: list[str] = r_json_output(script)
     return found
 
 

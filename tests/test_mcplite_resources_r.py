@@ -3,8 +3,6 @@ R data frame, under each payload option (R asked at test time)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from typing import Any
 
 import pytest
@@ -12,7 +10,7 @@ import pytest
 import mcplite
 import rvalues as rv
 from mcplite.testing import Client
-from tests.conftest import RSCRIPT, requires_r
+from tests.conftest import RSCRIPT, r_json_output, requires_r
 
 R_FRAME = (
     'data.frame(x = c(1.5, NA, NaN, -Inf), s = c("a", NA, "c", "d"), '
@@ -41,14 +39,7 @@ def r_json(options: list[dict[str, Any]]) -> list[str]:
             args.append(f'na = "{option["json_na"]}"')
         calls.append(f"as.character(jsonlite::toJSON(df, {', '.join(args)}))")
     script = f"df <- {R_FRAME}\ncat(jsonlite::toJSON(list({', '.join(calls)}), auto_unbox = TRUE))\n"
-    run = subprocess.run(
-        [RSCRIPT, "--vanilla", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"TZ": "UTC", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"},
-    )
-    answers: list[str] = json.loads(run.stdout)
+    answers: list[str] = r_json_output(script)
     return answers
 
 
