@@ -17,6 +17,15 @@ import pytest
 uvicorn = pytest.importorskip("uvicorn")
 
 
+def loopback_cluster(**options: Any) -> Any:
+    """A Dask ``LocalCluster`` on 127.0.0.1, its dashboards on free ports; ``options`` (workers,
+    threads, processes, ...) as ``LocalCluster`` takes them. Use it as a context manager."""
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(
+        host="127.0.0.1", dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0", **options
+    )
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A port nothing listens on now (the OS's pick)."""
     with socket.socket() as probe:

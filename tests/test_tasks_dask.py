@@ -16,7 +16,7 @@ import pytest
 
 import mcplite
 from mcplite.testing import Client
-from tests.serving import served
+from tests.serving import loopback_cluster, served
 
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
@@ -49,15 +49,7 @@ def crash() -> str:
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=4,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",
-        worker_dashboard_address="127.0.0.1:0",
-    ) as cluster:
+    with loopback_cluster(n_workers=1, threads_per_worker=4, processes=False, protocol="tcp") as cluster:
         yield cluster.scheduler_address
 
 
@@ -143,14 +135,7 @@ def test_a_task_is_private_and_unknown_ids_are_not_found(address: str) -> None:
 def test_a_worker_killed_mid_task_fails_the_task_with_a_clear_message() -> None:
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
-        distributed.LocalCluster(
-            n_workers=1,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-            worker_dashboard_address="127.0.0.1:0",
-        ) as cluster,
+        loopback_cluster(n_workers=1, threads_per_worker=1, processes=True) as cluster,
         Client(server_on(cluster.scheduler_address), capabilities=TASKS) as client,
     ):
         task = client.request("tools/call", {"name": "crash", "arguments": {}})

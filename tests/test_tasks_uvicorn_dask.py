@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.serving import free_port
+from tests.serving import free_port, loopback_cluster
 
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
@@ -114,14 +114,7 @@ def settled(url: str, task_id: str, timeout: float) -> dict[str, Any]:
 def test_fit_polled_through_the_other_worker_cancelled_and_a_killed_worker_fails_the_task() -> None:
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-            worker_dashboard_address="127.0.0.1:0",
-        ) as cluster,
+        loopback_cluster(n_workers=2, threads_per_worker=1, processes=True) as cluster,
         distributed.Client(cluster, set_as_default=False) as dask_client,
         uvicorn_serving(cluster.scheduler_address) as one,
         uvicorn_serving(cluster.scheduler_address) as other,
