@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import os
 import platform
 import shutil
@@ -40,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_writer import make_frame as make_pandas_frame
+from timing import best
 
 import rvalues as rv
 
@@ -97,18 +97,6 @@ def make_wide_table(n: int, seed: int = 2) -> pa.Table:
     )
 
 
-def best(fn: Callable[[], Any], repeat: int) -> float:
-    """The best wall time of ``repeat`` runs, in seconds."""
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-        del out
-    return min(times)
-
-
 def interleaved(
     first: Callable[[], Any],
     second: Callable[[], Any],
@@ -119,8 +107,8 @@ def interleaved(
     machine."""
     runs: tuple[list[float], list[float]] = ([], [])
     for _ in range(repeat):
-        runs[0].append(best(first, 1))
-        runs[1].append(best(second, 1))
+        runs[0].append(best(first, 1, collect=True))
+        runs[1].append(best(second, 1, collect=True))
     return pick(runs[0]), pick(runs[1])
 
 
@@ -198,8 +186,8 @@ def main() -> None:
     rows: dict[str, float] = {
         "rvalues as_r(table)": convert,
         "pyarrow table.to_pandas()": to_pandas,
-        "rvalues to_json(as_r(table))": best(lambda: rv.to_json(rv.as_r(table)), args.repeat),
-        "polars write_json()": best(lambda: polars.write_json(), args.repeat),
+        "rvalues to_json(as_r(table))": best(lambda: rv.to_json(rv.as_r(table)), args.repeat, collect=True),
+        "polars write_json()": best(lambda: polars.write_json(), args.repeat, collect=True),
     }
     for name, seconds in rows.items():
         print(f"{name:<35} {seconds * 1000:10.1f} ms", flush=True)
