@@ -15,8 +15,7 @@ import json
 import platform
 import random
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,16 +53,6 @@ def payloads() -> dict[str, Any]:
     }
 
 
-@contextmanager
-def pure_writer() -> Iterator[None]:
-    saved = _speedups.core
-    _speedups.core = None
-    try:
-        yield
-    finally:
-        _speedups.core = saved
-
-
 def text_of(value: Any) -> str:
     return as_tool_result(value).content[0].text  # type: ignore[no-any-return]
 
@@ -90,7 +79,7 @@ def main() -> None:
     ]
     for name, value in payloads().items():
         compiled = ms(lambda v=value: text_of(v), args.repeat)
-        with pure_writer():
+        with _speedups.pure_writer():
             pure = ms(lambda v=value: text_of(v), max(2, args.repeat // 3))
             expected = text_of(value)
         dumps = ms(lambda v=value: json.dumps(v, separators=(",", ":")), args.repeat)

@@ -108,15 +108,7 @@ def writer(request: pytest.FixtureRequest) -> Iterator[str]:
         _speedups.core = saved
 
 
-@contextlib.contextmanager
-def pure_writer() -> Iterator[None]:
-    """Run the block without the compiled module: the pure Python/numpy path, the oracle."""
-    saved = _speedups.core
-    _speedups.core = None
-    try:
-        yield
-    finally:
-        _speedups.core = saved
+pure_writer = _speedups.pure_writer
 
 
 SLOW_FILES = (

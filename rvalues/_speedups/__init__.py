@@ -11,11 +11,13 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+from collections.abc import Iterator
 from types import ModuleType
 
-__all__ = ["backend", "core", "load"]
+__all__ = ["backend", "core", "load", "pure_writer"]
 
 
 def load() -> ModuleType | None:
@@ -40,3 +42,21 @@ def backend() -> str:
     True
     """
     return "c" if core is not None else "python"
+
+
+@contextlib.contextmanager
+def pure_writer() -> Iterator[None]:
+    """Run the block with the pure Python/numpy writer (the oracle): :data:`core` is None inside it.
+    It changes a module global: for tests and benchmarks, not for code that runs beside others.
+
+    >>> with pure_writer():
+    ...     backend()
+    'python'
+    """
+    global core
+    saved = core
+    core = None
+    try:
+        yield
+    finally:
+        core = saved
