@@ -74,8 +74,8 @@ def filled(array: Any) -> np.ndarray:
     kind = array.type
     is_double = kind == pyarrow().float64()
     if array.null_count:
-        done = compiled_fill(array, compiled.ARROW_FLOAT64) if is_double else None
-        if done is not None:
+        done = compiled_fill(array, compiled.ARROW_FLOAT64 if is_double else compiled.ARROW_INT32)
+        if done is not None:  # None: not compiled, or an int32 that is R's NA bit pattern (kept below)
             return done
         na = NA_REAL if is_double else NA_INTEGER
         array = compute().fill_null(array, pyarrow().scalar(na, kind))
