@@ -59,6 +59,9 @@ def _arrays(rng: np.random.Generator, n: int, null_share: float) -> dict[str, An
         "float64": pa.array(doubles, mask=nulls),
         "date32": pa.array(rng.integers(-(10**6), 10**6, size=n).astype(np.int32), pa.date32(), mask=nulls),
         "dictionary": pa.DictionaryArray.from_arrays(pa.array(codes, mask=nulls), pa.array(list("abcd"))),
+        "dictionary[int8]": pa.DictionaryArray.from_arrays(
+            pa.array(codes.astype(np.int8), mask=nulls), pa.array(list("abcd"))
+        ),
     }
     for unit in ("s", "ms", "us", "ns"):
         arrays[f"timestamp[{unit}]"] = pa.array(ticks, pa.timestamp(unit, tz="Europe/Paris"), mask=nulls)
